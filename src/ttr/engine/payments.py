@@ -1,0 +1,246 @@
+"""What a set of cards may pay for: routes (plain, ferry, tunnel, substitution routes), tunnel extras
+and stations. Two halves per rule: ``*_problem`` checks any payment a player names (returns the
+reason it is refused, or None), ``*_payments`` lists the *canonical* payments offered as legal
+actions (see docs/rules.md, "Canonical payments").
+
+Canonical payments, in short: for every usable colour and every number of wild cards the full
+range is offered; where some cards are "any cards" (Nordic 3-for-1 ferry substitutes, the 4-for-1
+Murmansk–Lieksa sets) the engine fills them by a fixed rule: colours other than the set's colour,
+fewest-held first, then the set's colour, then locomotives. Any other valid payment is still
+accepted when named explicitly.
+"""
+
+from __future__ import annotations
+
+from ..cards import COLOURS, GRAY, LOCOMOTIVE, NCARDS, PASSENGER, PLUS4, Cards
+from ..editions import Route, Rules
+
+_NCOL = len(COLOURS)
+
+
+def wild_allowed(route: Route, rules: Rules) -> tuple[bool, bool]:
+    """(plain locomotives wild here, +4 locomotives wild here)."""
+    loco = rules.locomotives_wild == "all" or route.tunnel or route.ferry > 0
+    if route.substitute:
+        loco = loco and rules.locomotives_wild == "all"
+    return loco, loco and route.length >= rules.plus4_min_length
+
+
+def _colours_used(cards: Cards) -> list[int]:
+    return [c for c in range(_NCOL) if cards[c]]
+
+
+def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | None:
+    """Why `cards` cannot pay for `route` (None if they can). Tunnel extras are not part of this."""
+    if cards[PASSENGER]:
+        return "passenger cards cannot pay for routes"
+    total = sum(cards)
+    length = route.length
+    loco_ok, plus4_ok = wild_allowed(route, rules)
+    if route.substitute:
+        # any `substitute` cards replace one card of the chosen colour; every card may be in such sets
+        s = route.substitute
+        if total < length or (total - length) % (s - 1):
+            return (f"{route.id} needs {length} cards of one colour, where any {s} cards replace one; "
+                    f"{total} cards cannot be split that way")
+        sets = (total - length) // (s - 1)
+        if sets > length:
+            return f"{route.id}: too many cards"
+        needed = length - sets  # cards that must be of the chosen colour (or wild)
+        wild = (cards[LOCOMOTIVE] if loco_ok else 0) + (cards[PLUS4] if plus4_ok else 0)
+        candidates = range(_NCOL) if route.colour == GRAY else (route.colour,)
+        if needed and max(cards[c] for c in candidates) + wild < needed:
+            return (f"{route.id}: with {sets} set(s) of {s} cards, {needed} cards must still be of one "
+                    f"colour{'' if route.colour == GRAY else ' (' + COLOURS[route.colour] + ')'}")
+        return None
+    if cards[LOCOMOTIVE] and not loco_ok:
+        return "locomotives are wild only on ferries and tunnels in this edition"
+    if cards[PLUS4] and not plus4_ok:
+        return f"+4 locomotives are wild only on routes of {rules.plus4_min_length} or more spaces"
+    locos = cards[LOCOMOTIVE] + cards[PLUS4]
+    subst = rules.ferry_substitute_cards
+    if route.ferry and subst:
+        # k required locomotives replaced by `subst` any cards each
+        extra = total - length
+        if extra < 0 or extra % (subst - 1):
+            return (f"{route.id} is a ferry of length {length}: pay {length} cards, or {subst - 1} more for each "
+                    f"locomotive replaced by {subst} cards")
+        k = extra // (subst - 1)
+        if k > route.ferry:
+            return f"{route.id}: only {route.ferry} locomotive(s) can be replaced"
+        if locos < route.ferry - k:
+            return f"{route.id} needs {route.ferry - k} locomotive(s) (or {subst} cards for each missing one)"
+        rest = length - route.ferry
+        candidates = range(_NCOL) if route.colour == GRAY else (route.colour,)
+        if rest and max(cards[c] for c in candidates) + locos - (route.ferry - k) < rest:
+            return f"{route.id}: {rest} cards must be of one colour (locomotives wild)"
+        return None
+    if total != length:
+        return f"{route.id} has {length} spaces; {total} cards were offered"
+    used = _colours_used(cards)
+    if len(used) > 1:
+        return "a route is paid with cards of one colour (plus locomotives)"
+    if used and route.colour != GRAY and used[0] != route.colour:
+        return f"{route.id} is {COLOURS[route.colour]}; {COLOURS[used[0]]} cards cannot pay for it"
+    if locos < route.ferry:
+        return f"{route.id} is a ferry: it needs {route.ferry} locomotive(s)"
+    return None
+
+
+def _fill_any(hand: list[int], n: int, colour: int) -> list[int] | None:
+    """Take n 'any' cards from hand (mutated copy returned as counts) by the canonical order."""
+    take = [0] * NCARDS
+    order = sorted((c for c in range(_NCOL) if c != colour and hand[c]), key=lambda c: (hand[c], c))
+    order += [c for c in (colour, PLUS4, LOCOMOTIVE) if c >= 0]
+    for c in order:
+        if n == 0:
+            break
+        t = min(hand[c], n)
+        take[c] += t
+        hand[c] -= t
+        n -= t
+    return take if n == 0 else None
+
+
+def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[Cards]:
+    """Canonical legal payments for `route` from `hand` (ignores trains and ownership)."""
+    loco_ok, plus4_ok = wild_allowed(route, rules)
+    length = route.length
+    nloco = hand[LOCOMOTIVE] if loco_ok else 0
+    nplus = hand[PLUS4] if plus4_ok else 0
+    colours = range(_NCOL) if route.colour == GRAY else (route.colour,)
+    out: list[Cards] = []
+    if route.substitute:
+        s = route.substitute
+        for c in colours:
+            if not hand[c] and not nloco + nplus:
+                continue
+            for sets in range(0, length + 1):
+                needed = length - sets
+                h = list(hand)
+                real = [0] * NCARDS
+                from_colour = min(h[c], needed)
+                real[c] = from_colour
+                h[c] -= from_colour
+                short = needed - from_colour
+                for w, avail in ((PLUS4, nplus), (LOCOMOTIVE, nloco)):
+                    t = min(avail, short)
+                    real[w] += t
+                    h[w] -= t
+                    short -= t
+                if short:
+                    continue
+                rest = _fill_any(h, sets * s, c)
+                if rest is None:
+                    break
+                out.append(tuple(a + b for a, b in zip(real, rest, strict=True)))
+        return _dedupe(out)
+    subst = rules.ferry_substitute_cards if route.ferry else 0
+    for c in colours:
+        have = hand[c]
+        if subst:
+            for k in range(route.ferry + 1):  # locomotives replaced by `subst` any cards
+                need_locos = route.ferry - k
+                if nloco + nplus < need_locos:
+                    continue
+                rest = length - route.ferry
+                for w in range(max(0, rest - have), rest + 1):  # wilds in the coloured part
+                    if need_locos + w > nloco + nplus:
+                        break
+                    h = list(hand)
+                    pay = [0] * NCARDS
+                    pay[c] = rest - w
+                    h[c] -= rest - w
+                    for _ in range(need_locos + w):
+                        wk = PLUS4 if h[PLUS4] and plus4_ok else LOCOMOTIVE
+                        pay[wk] += 1
+                        h[wk] -= 1
+                    extra = _fill_any(h, subst * k, c)
+                    if extra is None:
+                        continue
+                    out.append(tuple(a + b for a, b in zip(pay, extra, strict=True)))
+            continue
+        low = max(route.ferry, length - have)
+        for w in range(low, min(length, nloco + nplus) + 1):
+            if w == length and c != colours[0]:
+                continue  # the all-wild payment is the same for every colour
+            pay = [0] * NCARDS
+            pay[c] = length - w
+            p4 = min(w, nplus)
+            pay[PLUS4] = p4
+            pay[LOCOMOTIVE] = w - p4
+            out.append(tuple(pay))
+    return _dedupe(out)
+
+
+def _dedupe(items: list[Cards]) -> list[Cards]:
+    return list(dict.fromkeys(items))
+
+
+def tunnel_extra(paid: Cards, revealed: list[int]) -> tuple[int, int]:
+    """(extra cards owed, colour they must be: a colour index, or -1 = locomotives only)."""
+    used = _colours_used(paid)
+    if not used:
+        return sum(1 for card in revealed if card in (LOCOMOTIVE, PLUS4)), -1
+    colour = used[0]
+    return sum(1 for card in revealed if card in (colour, LOCOMOTIVE, PLUS4)), colour
+
+
+def tunnel_payment_problem(extra: int, colour: int, cards: Cards) -> str | None:
+    if sum(cards) != extra:
+        return f"the tunnel asks for {extra} more card(s); {sum(cards)} offered"
+    if cards[PASSENGER]:
+        return "passenger cards cannot pay for routes"
+    for c in range(_NCOL):
+        if cards[c] and c != colour:
+            return ("the extra cards must be locomotives" if colour < 0
+                    else f"the extra cards must be {COLOURS[colour]} or locomotives")
+    return None
+
+
+def tunnel_payments(extra: int, colour: int, hand: list[int]) -> list[Cards]:
+    wild = hand[LOCOMOTIVE] + hand[PLUS4]
+    have = hand[colour] if colour >= 0 else 0
+    out = []
+    for w in range(max(0, extra - have), min(extra, wild) + 1):
+        pay = [0] * NCARDS
+        if colour >= 0:
+            pay[colour] = extra - w
+        p4 = min(w, hand[PLUS4])
+        pay[PLUS4] = p4
+        pay[LOCOMOTIVE] = w - p4
+        out.append(tuple(pay))
+    return out
+
+
+def station_payment_problem(cost: int, cards: Cards) -> str | None:
+    if sum(cards) != cost:
+        return f"this station costs {cost} card(s); {sum(cards)} offered"
+    if cards[PASSENGER]:
+        return "passenger cards cannot pay for stations"
+    if len(_colours_used(cards)) > 1:
+        return "a station is paid with cards of one colour (locomotives wild)"
+    return None
+
+
+def station_payments(cost: int, hand: list[int]) -> list[Cards]:
+    wild = hand[LOCOMOTIVE] + hand[PLUS4]
+    out: list[Cards] = []
+    for c in range(_NCOL):
+        have = hand[c]
+        if not have:
+            continue
+        for w in range(max(0, cost - have), min(cost - 1, wild) + 1):
+            pay = [0] * NCARDS
+            pay[c] = cost - w
+            p4 = min(w, hand[PLUS4])
+            pay[PLUS4] = p4
+            pay[LOCOMOTIVE] = w - p4
+            out.append(tuple(pay))
+    if wild >= cost:
+        pay = [0] * NCARDS
+        p4 = min(cost, hand[PLUS4])
+        pay[PLUS4] = p4
+        pay[LOCOMOTIVE] = cost - p4
+        out.append(tuple(pay))
+    return out

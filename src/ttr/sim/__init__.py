@@ -1,0 +1,1 @@
+"""Simulations and tournaments: many games between bots, on all cores."""

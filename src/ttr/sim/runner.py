@@ -1,0 +1,95 @@
+"""Play games between bots. A game is fully determined by (edition, players, seed, bots, options)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..engine import Game
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    edition: str
+    players: int
+    seed: int
+    bots: tuple[str, ...]  # one per seat
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    """Play one game; returns its record with the result and per-seat bot names."""
+    game = Game(spec.edition, spec.players, spec.seed, dict(spec.options) or None)
+    bots = [make_bot(name, seed=spec.seed * 100 + seat) for seat, name in enumerate(spec.bots)]
+    wants_events = [type(b).observe is not Bot.observe for b in bots]
+    decisions = 0
+    passes = 0
+    while not game.is_over:
+        p = game.current
+        action = bots[p].act(game.view(p), game.legal_actions())
+        if action.type == "pass":
+            passes += 1
+        if any(wants_events):
+            events = game.apply(action)
+            for seat, bot in enumerate(bots):
+                if wants_events[seat]:
+                    for e in events:
+                        bot.observe(e.for_player(seat))
+        else:
+            game.step(action)
+        decisions += 1
+    rec = game.record()
+    res = game.result()
+    rec["bots"] = list(spec.bots)
+    rec["stats"] = {"decisions": decisions, "turns": game.turn, "passes": passes,
+                    "stalemate": passes >= game.n and game.pass_streak >= game.n}
+    rec["breakdown"] = res["players"]
+    return rec
+
+
+def run_games(specs: Sequence[GameSpec], jobs: int = 1) -> Iterator[dict[str, Any]]:
+    """Records in the order of `specs`, computed on `jobs` processes."""
+    if jobs <= 1:
+        for spec in specs:
+            yield play_game(spec)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(play_game, specs, chunksize=max(1, min(32, len(specs) // (jobs * 8) or 1)))
+
+
+def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Wins per seat and per bot, score statistics, tickets and game length."""
+    if not records:
+        return {"games": 0}
+    n = records[0]["players"]
+    seat_wins = [0.0] * n
+    bot_stats: dict[str, dict[str, Any]] = {}
+    lengths = []
+    for rec in records:
+        winners = rec["result"]["winners"]
+        lengths.append(rec["stats"]["turns"])
+        for seat, name in enumerate(rec["bots"]):
+            b = bot_stats.setdefault(name, {"seats": 0, "wins": 0.0, "scores": [], "tickets_done": 0, "tickets": 0})
+            b["seats"] += 1
+            row = rec["breakdown"][seat]
+            b["scores"].append(row["total"])
+            b["tickets_done"] += row["tickets_completed"]
+            b["tickets"] += len(row["tickets"])
+            if seat in winners:
+                share = 1.0 / len(winners)
+                b["wins"] += share
+                seat_wins[seat] += share
+    bots = {}
+    for name, b in bot_stats.items():
+        bots[name] = {
+            "seats": b["seats"], "win_rate": b["wins"] / b["seats"],
+            "mean_score": statistics.fmean(b["scores"]), "median_score": statistics.median(b["scores"]),
+            "tickets_completed": b["tickets_done"] / b["seats"], "tickets_held": b["tickets"] / b["seats"],
+        }
+    return {"games": len(records), "seat_win_rate": [w / len(records) for w in seat_wins], "bots": bots,
+            "mean_turns": statistics.fmean(lengths), "median_turns": statistics.median(lengths),
+            "stalemates": sum(1 for r in records if r["stats"]["stalemate"])}
