@@ -85,6 +85,33 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
     return _derived[key]
 
 
+# Canonical payments depend only on (rules, route shape, hand): memoised across games.
+_payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, route, hand part)
+ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[Route, ...]]]]
+_shapes: dict[int, list[ShapeGroup]] = {}
+
+
+def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
+    """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
+    locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
+    ferry, substitution) come shortest first so the affordability scan can stop early."""
+    groups = _shapes.get(id(ed))
+    if groups is None:
+        rules = ed.rules
+        by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
+        for r in ed.routes:
+            by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
+        by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[Route, ...]]]] = {}
+        for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
+            wild_ok = pay.wild_allowed(routes[0], rules)[0]
+            special = bool(substitute or (ferry and rules.ferry_substitute_cards))
+            by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], tuple(routes)))
+        groups = [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
+                  for (colour, wild_ok, special), shapes in by_group.items()]
+        _shapes[id(ed)] = groups
+    return groups
+
+
 class Game:
     """A game in progress. See the module docstring for the public surface."""
 
@@ -242,17 +269,16 @@ class Game:
     def _refill_market(self, ev: list[Event] | None) -> None:
         """Fill empty slots, then flush (3 locomotives, or passenger cards) while the rule applies."""
         market = self.market
-        for i, card in enumerate(market):
-            if card == NO_CARD:
-                market[i] = self._draw_from_deck()
+        if NO_CARD in market:
+            for i, card in enumerate(market):
+                if card == NO_CARD:
+                    market[i] = self._draw_from_deck()
         r = self.rules
+        loco_flush = r.locomotive_flush
+        passenger_flush = r.passenger_flush
         flushes = 0
-        while True:
-            locos = market.count(LOCOMOTIVE)
-            passengers = market.count(PASSENGER)
-            if not ((r.locomotive_flush and locos >= r.locomotive_flush)
-                    or (r.passenger_flush and passengers >= r.passenger_flush)):
-                break
+        while ((loco_flush and market.count(LOCOMOTIVE) >= loco_flush)
+               or (passenger_flush and market.count(PASSENGER) >= passenger_flush)):
             if flushes >= r.max_consecutive_flushes or len(self.deck) + len(self.discard) < len(market):
                 break
             old = market[:]
@@ -418,32 +444,46 @@ class Game:
         return out
 
     def _claim_actions(self, p: int) -> list[Action]:
+        """Claims with canonical payments. Routes are grouped by shape (colour, length, tunnel,
+        ferry, substitution), so each shape's affordability and payments are computed once."""
         hand = self.hands[p]
         trains = self.trains[p]
         owner = self.route_owner
-        r = self.rules
-        all_wild = r.locomotives_wild == "all"
-        wild_all = hand[LOCOMOTIVE] + hand[PLUS4]
+        rules = self.rules
+        locos = hand[LOCOMOTIVE]
+        plus4 = hand[PLUS4]
         max_colour = max(hand[:8])
         total = sum(hand) - hand[PASSENGER]
+        group_blocked = self._group_blocked
+        new = tuple.__new__
+        rules_id = id(rules)
+        hand_key = tuple(hand)
         out: list[Action] = []
-        for route in self.edition.routes:
-            if owner[route.index] >= 0 or route.length > trains:
-                continue
-            length = route.length
-            if route.substitute or (route.ferry and r.ferry_substitute_cards):
-                if total < length:
-                    continue
+        for colour, wild_ok, special, shapes in _claim_shapes(self.edition):
+            if special:
+                limit = total
             else:
-                wild = wild_all if (all_wild or route.tunnel or route.ferry) else 0
-                have = max_colour if route.colour == GRAY else hand[route.colour]
-                if have + wild < length:
-                    continue
-            if route.group >= 0 and self._group_blocked(route, p):
-                continue
-            rid = route.id
-            for cards in pay.route_payments(route, hand, r):
-                out.append(Action(CLAIM, route=rid, cards=cards))
+                limit = (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
+            if limit > trains:
+                limit = trains
+            for length, rep, routes in shapes:
+                if length > limit:
+                    break
+                payments = None
+                for route in routes:
+                    if owner[route.index] >= 0 or (route.group >= 0 and group_blocked(route, p)):
+                        continue
+                    if payments is None:
+                        key = (rules_id, rep.index, hand_key if colour == GRAY or special
+                               else (hand[colour], locos, plus4))
+                        payments = _payment_cache.get(key)
+                        if payments is None:
+                            if len(_payment_cache) > 200_000:
+                                _payment_cache.clear()
+                            payments = _payment_cache[key] = pay.route_payments(rep, hand, rules)
+                    rid = route.id
+                    for cards in payments:
+                        out.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
         return out
 
     def _station_actions(self, p: int) -> list[Action]:
