@@ -59,8 +59,11 @@ def longest_trail(edition: Edition, owned: Sequence[int]) -> tuple[int, list[int
                 dfs(other, used | bit, length + ln)
                 path.pop()
 
-    # A longest trail can always start at an odd-degree city when one exists.
-    starts = [c for c, edges in adj.items() if len(edges) % 2] or list(adj)
+    # Within one connected part of the network, a longest trail starts at an odd-degree city when the
+    # part has one; a part with none (all even) may hold the longest trail, so all its cities are tried.
+    labels = components(edition.ncities, ((routes[r].a, routes[r].b) for r in owned))
+    odd_parts = {labels[c] for c, edges in adj.items() if len(edges) % 2}
+    starts = [c for c, edges in adj.items() if len(edges) % 2 or labels[c] not in odd_parts]
     for city in starts:
         dfs(city, 0, 0)
     return best_len, best_path
