@@ -114,7 +114,8 @@ def best_station_routes(
         if all(r is None for r in combo):
             continue
         pts, done = score_with((routes[r].a, routes[r].b) for r in combo if r is not None)
-        if pts > best_points:
+        # equal ticket points: the choice completing more tickets is the player's (a tie-breaker)
+        if pts > best_points or (pts == best_points and sum(done) > sum(best_done)):
             best_points, best_done = pts, done
             best = dict(zip(station_cities, combo, strict=True))
     return best_points, best, best_done
