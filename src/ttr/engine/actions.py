@@ -146,6 +146,7 @@ def normalise_mix(mix: dict[str, int]) -> tuple[tuple[str, int], ...]:
 
 # Shared singletons for the argument-free actions (no allocation on the hot path).
 A_DRAW_BLIND = Action(DRAW_BLIND)
+A_DRAW_TICKETS = Action(DRAW_TICKETS)
 A_TUNNEL_DECLINE = Action(TUNNEL_DECLINE)
 A_PASS = Action(PASS)
 A_PLACE_NONE = Action(PLACE_PASSENGER)

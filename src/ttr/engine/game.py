@@ -30,6 +30,7 @@ from . import payments as pay
 from .actions import (
     A_DRAW_BLIND,
     A_DRAW_FACEUP,
+    A_DRAW_TICKETS,
     A_PASS,
     A_PLACE_NONE,
     A_TUNNEL_DECLINE,
@@ -85,10 +86,22 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
     return _derived[key]
 
 
-# Canonical payments depend only on (rules, route shape, hand): memoised across games.
-_payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, route, hand part)
-ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[Route, ...]]]]
+# Canonical payments depend only on (rules, route shape, the part of the hand that can pay):
+# memoised across games, so legal-move generation mostly skips recomputing them.
+_payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, shape's route, hand part)
+RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
+ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
 _shapes: dict[int, list[ShapeGroup]] = {}
+
+
+def _payments(rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
+    key = (id(rules), rep.index, part)
+    payments = _payment_cache.get(key)
+    if payments is None:
+        if len(_payment_cache) > 200_000:  # bound memory in very long runs
+            _payment_cache.clear()
+        payments = _payment_cache[key] = pay.route_payments(rep, hand, rules)
+    return payments
 
 
 def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
@@ -101,11 +114,13 @@ def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
         by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
         for r in ed.routes:
             by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
-        by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[Route, ...]]]] = {}
+        by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
         for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
             wild_ok = pay.wild_allowed(routes[0], rules)[0]
             special = bool(substitute or (ferry and rules.ferry_substitute_cards))
-            by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], tuple(routes)))
+            entries = tuple((r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index)
+                             if r.group >= 0 else ()) for r in routes)
+            by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
         groups = [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
                   for (colour, wild_ok, special), shapes in by_group.items()]
         _shapes[id(ed)] = groups
@@ -425,17 +440,21 @@ class Game:
         return pol.keep_min
 
     def _turn_actions(self, p: int) -> list[Action]:
-        out: list[Action] = []
-        if self.deck or self.discard:
-            out.append(A_DRAW_BLIND)
-        for i, c in enumerate(self.market):
-            if c != NO_CARD:
-                out.append(A_DRAW_FACEUP[i])
+        market = self.market
+        out: list[Action] = [A_DRAW_BLIND] if self.deck or self.discard else []
+        if NO_CARD in market:
+            out.extend(A_DRAW_FACEUP[i] for i, c in enumerate(market) if c != NO_CARD)
+        else:
+            out.extend(A_DRAW_FACEUP[:len(market)])
         pol = self.rules.draw_tickets
         if pol.choose_mix:
             out.extend(Action(DRAW_TICKETS, mix=m) for m in self._ticket_mixes())
-        elif any(self.ticket_decks.get(d) for d, _ in pol.deal):
-            out.append(Action(DRAW_TICKETS))
+        else:
+            decks = self.ticket_decks
+            for deck_name, _ in pol.deal:
+                if decks.get(deck_name):
+                    out.append(A_DRAW_TICKETS)
+                    break
         out.extend(self._claim_actions(p))
         if self.stations_left[p]:
             out.extend(self._station_actions(p))
@@ -450,38 +469,35 @@ class Game:
         trains = self.trains[p]
         owner = self.route_owner
         rules = self.rules
+        all_lanes = self.n >= rules.all_lanes_min_players
         locos = hand[LOCOMOTIVE]
         plus4 = hand[PLUS4]
         max_colour = max(hand[:8])
         total = sum(hand) - hand[PASSENGER]
-        group_blocked = self._group_blocked
-        new = tuple.__new__
-        rules_id = id(rules)
         hand_key = tuple(hand)
+        new = tuple.__new__
         out: list[Action] = []
         for colour, wild_ok, special, shapes in _claim_shapes(self.edition):
-            if special:
-                limit = total
-            else:
-                limit = (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
-            if limit > trains:
-                limit = trains
-            for length, rep, routes in shapes:
+            have = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
+            limit = min(have, trains)
+            part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
+            for length, rep, entries in shapes:
                 if length > limit:
                     break
                 payments = None
-                for route in routes:
-                    if owner[route.index] >= 0 or (route.group >= 0 and group_blocked(route, p)):
+                for ri, rid, siblings in entries:
+                    if owner[ri] >= 0:
+                        continue
+                    blocked = False
+                    for o in siblings:
+                        oo = owner[o]
+                        if oo >= 0 and (oo == p or not all_lanes):
+                            blocked = True
+                            break
+                    if blocked:
                         continue
                     if payments is None:
-                        key = (rules_id, rep.index, hand_key if colour == GRAY or special
-                               else (hand[colour], locos, plus4))
-                        payments = _payment_cache.get(key)
-                        if payments is None:
-                            if len(_payment_cache) > 200_000:
-                                _payment_cache.clear()
-                            payments = _payment_cache[key] = pay.route_payments(rep, hand, rules)
-                    rid = route.id
+                        payments = _payments(rules, rep, hand, part)
                     for cards in payments:
                         out.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
         return out
