@@ -1,0 +1,135 @@
+"""RULES.md §1: the Rulings "no legal action" (pass) and "stalemate", and the end-of-game trigger (USA)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BLIND, PASS, arrange, claim, faceup, refused, started
+
+from ttr.engine import Game
+
+
+def blocked(players: int = 3, hands: dict[int, dict[str, int]] | None = None, trains: list[int] | None = None,
+            market: list[str | None] | None = None) -> Game:
+    """Every route of 3 or fewer spaces owned, 3 trains each, no cards to draw, no tickets left.
+
+    Player 0 holds every card not placed elsewhere, but nobody can claim (a free route needs more
+    trains than anyone has): a position where passing is the only action.
+    """
+    g = started(players, seed=3)
+    ed = g.edition
+    owned: dict[str, int] = {}
+    for r in ed.routes:  # lanes of a double are listed together, so they get different owners
+        if r.length <= 3:
+            owned[r.id] = len(owned) % players
+    return arrange(g, hands=hands or {}, market=market or [None] * 5, rest=0, routes=owned, ticket_deck=[],
+                   trains=trains or [3] * players, current=0)
+
+
+def test_pass_is_the_only_action_when_nothing_else_is_legal() -> None:
+    g = blocked()
+    assert g.legal_actions() == [PASS]
+    events = g.apply(PASS)
+    assert [e.type for e in events] == ["pass"]
+    assert g.current == 1 and not g.is_over
+
+
+def test_pass_is_refused_while_any_other_action_is_possible() -> None:
+    g = started(2, seed=1)
+    assert PASS not in g.legal_actions()
+    refused(g, PASS, "pass_not_allowed", "only when no other action is possible")
+    one_card = blocked(market=[None, None, "red", None, None])  # a single face-up card is enough to forbid passing
+    assert one_card.legal_actions() == [faceup(2)]
+    refused(one_card, PASS, "pass_not_allowed", "no other action")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_stalemate_every_player_passes_in_one_full_round_ends_the_game(players: int) -> None:
+    g = blocked(players)
+    for i in range(players):
+        assert not g.is_over
+        assert g.current == i
+        events = g.apply(PASS)
+    assert g.is_over
+    assert events[-1].type == "game_over"
+    assert events[-1].data["reason"].startswith("stalemate")
+    assert g.result()["over"]
+
+
+def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
+    g = arrange(blocked(3, hands={1: {"red": 4}}, trains=[3, 7, 3]), current=2)  # only player 1 can act (a 4-space route)
+    g.apply(PASS)  # player 2
+    g.apply(PASS)  # player 0
+    assert g.current == 1 and PASS not in g.legal_actions()
+    g.apply(claim("calgary-helena", red=4))  # breaks the streak; the 4 red cards go to the discard pile
+    g.apply(BLIND)  # player 2 draws them
+    g.apply(BLIND)
+    g.apply(BLIND)  # player 0
+    g.apply(BLIND)
+    assert g.legal_actions() == [PASS]
+    g.apply(PASS)  # player 1
+    g.apply(PASS)  # player 2: four passes in the game so far, two in a row
+    assert not g.is_over
+    g.apply(PASS)  # player 0 completes a full round of passes
+    assert g.is_over
+
+
+def _end_table(trains: list[int]) -> Game:
+    g = started(3, seed=8)
+    return arrange(g, hands={0: {"red": 6, "locomotive": 2}, 1: {"blue": 3}, 2: {"green": 2}},
+                   market=["white", "black", "yellow", "orange", "purple"], trains=trains, current=0)
+
+
+def test_end_trigger_gives_every_player_one_more_turn_including_the_trigger_player() -> None:
+    g = _end_table([4, 45, 45])
+    events = g.apply(claim("atlanta-charleston", red=2))  # player 0 ends the turn with 2 trains
+    assert "final_round" in [e.type for e in events]
+    turns = []
+    while not g.is_over:
+        turns.append(g.current)
+        g.apply(BLIND)
+        g.apply(BLIND)
+    assert turns == [1, 2, 0]
+
+
+def test_ending_a_turn_with_three_trains_does_not_trigger_the_end() -> None:
+    g = _end_table([5, 45, 45])
+    events = g.apply(claim("atlanta-charleston", red=2))
+    assert "final_round" not in [e.type for e in events]
+    assert g.final_turns == -1
+
+
+@pytest.mark.parametrize("trains_before", [2, 1])
+def test_end_triggers_at_one_or_zero_trains(trains_before: int) -> None:
+    g = _end_table([trains_before, 45, 45])
+    g.apply(claim("atlanta-nashville", red=1))
+    assert g.trains[0] == trains_before - 1
+    assert g.final_turns == 3
+
+
+def test_a_player_already_at_two_trains_triggers_by_ending_any_turn() -> None:
+    g = _end_table([2, 45, 45])
+    g.apply(BLIND)
+    g.apply(BLIND)
+    assert g.final_turns == 3 and g.current == 1
+
+
+def test_end_trigger_happens_once() -> None:
+    g = _end_table([4, 3, 45])
+    g.apply(claim("atlanta-charleston", red=2))
+    g.apply(claim("calgary-vancouver", blue=3))  # player 1 also drops to 0 trains in the final round
+    assert g.final_turns == 2  # turns left: player 2, then player 0
+    assert not g.is_over
+    g.apply(BLIND)
+    g.apply(BLIND)
+    assert not g.is_over and g.current == 0
+    g.apply(BLIND)
+    g.apply(BLIND)
+    assert g.is_over
+
+
+def test_no_action_is_legal_after_the_game_ends() -> None:
+    g = blocked(2)
+    g.apply(PASS)
+    g.apply(PASS)
+    assert g.is_over and g.legal_actions() == []
+    refused(g, PASS, "game_over", "the game is over")
