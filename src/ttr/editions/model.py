@@ -117,6 +117,15 @@ class Edition:
     def ncities(self) -> int:
         return len(self.city_ids)
 
+    def place_name(self, place: str) -> str:
+        """Display name of a city id or a country-area id (as tickets name them)."""
+        if place in self.city_index:
+            return self.city_names[self.city_index[place]]
+        for area, name in zip(self.city_area, self.city_names, strict=True):
+            if area == place:
+                return name
+        return place
+
     def describe(self) -> str:
         r = self.rules
         lo, hi = r.players
