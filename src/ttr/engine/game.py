@@ -871,6 +871,8 @@ class Game:
         cards = a.cards or (0,) * NCARDS
         if any(k for i, k in enumerate(cards) if i != PASSENGER):
             raise IllegalAction("only passenger cards are discarded to move a passenger", "bad_payment")
+        if not a.path:
+            raise IllegalAction("a trip travels along at least one route", "empty_trip")
         here = start
         used: set[int] = set()
         entered: list[int] = []
