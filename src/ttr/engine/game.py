@@ -50,6 +50,7 @@ from .actions import (
 )
 from .events import Event
 from .scoring import best_station_routes, components, longest_trail, ticket_done
+from .trails import best_trails
 
 POSITION_FORMAT = 1
 
@@ -64,7 +65,7 @@ PHASES = (SETUP, TURN, SECOND_CARD, KEEP, TUNNEL, PLACE, OVER)
 
 PASSENGER_UNPLACED = -1
 PASSENGER_GONE = -2
-TRAIL_SEARCH_LIMIT = 20000  # nodes expanded per passenger when offering trails
+TRAIL_SEARCH_LIMIT = 20000  # states expanded per passenger when offering trips (trails.best_trails)
 
 
 _derived: dict[tuple[str, str], Edition] = {}
@@ -933,49 +934,10 @@ class Game:
         self._end_turn(ev)
 
     def passenger_trails(self, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
-        """Best trip from `start` for each number of opponent routes used (0..max_foreign).
-
-        Depth-first over trails (each route once), bounded by TRAIL_SEARCH_LIMIT expansions.
-        Returns {opponent routes used: (token points, route indices)} for trips worth > 0.
-        """
-        ed = self.edition
-        owner = self.route_owner
-        once = self.rules.passenger_one_token_per_city
-        merch = self.merch
-        best: dict[int, tuple[int, list[int]]] = {}
-        budget = [TRAIL_SEARCH_LIMIT]
-        path: list[int] = []
-        taken: dict[int, int] = {}  # city -> times taken this trip
-
-        def gain(city: int) -> int:
-            k = taken.get(city, 0)
-            if once and (k or city == start):
-                return 0
-            stack = merch[city]
-            return stack[-1 - k] if k < len(stack) else 0
-
-        def dfs(city: int, used: int, foreign: int, value: int) -> None:
-            if budget[0] <= 0:
-                return
-            budget[0] -= 1
-            if path and value > best.get(foreign, (0, []))[0]:
-                best[foreign] = (value, path.copy())
-            for ri, other in ed.adjacency[city]:
-                o = owner[ri]
-                if o < 0 or used >> ri & 1 or ed.city_area[other] is not None:
-                    continue
-                f = foreign + (o != p)
-                if f > max_foreign:
-                    continue
-                g = gain(other)
-                taken[other] = taken.get(other, 0) + (1 if g or not once else 0)
-                path.append(ri)
-                dfs(other, used | (1 << ri), f, value + g)
-                path.pop()
-                taken[other] -= 1 if g or not once else 0
-
-        dfs(start, 0, 0, 0)
-        return best
+        """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
+        dropped: {opponent routes: (token points, route indices)}. See trails.best_trails."""
+        return best_trails(self.edition, self.route_owner, self.merch, p, start, max_foreign,
+                           self.rules.passenger_one_token_per_city, TRAIL_SEARCH_LIMIT)
 
     def _passenger_moves(self, p: int) -> list[Action]:
         ed = self.edition
