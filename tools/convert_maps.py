@@ -189,10 +189,11 @@ def convert(edition: str, src: dict, coords: dict[str, list[float]]) -> dict:
         out["notes"] = [
             "STAND-IN TICKETS: the 46 Märklin ticket cards could not be sourced; this edition ships the "
             "2017 'Ticket to Ride: Germany' deck (55 short + 34 long) for the same board. Replace 'tickets' "
-            "to use the real deck; no code change is needed.",
+            "to use the real deck; no code change is needed. See docs/marklin.md.",
             "PROVISIONAL MERCHANDISE: which city carries which stack is printed on the Märklin board and "
             "could not be sourced. Only Berlin (7/6/5/4) is known; the other stacks are laid out by city "
-            "population (6 largest red 4/3/2, next 12 yellow 3/2/1, the rest white 2). Edit 'merchandise'.",
+            "population (6 largest red 4/3/2, next 12 yellow 3/2/1, the rest white 2). Edit 'merchandise'. "
+            "See docs/marklin.md.",
         ]
     return out
 
