@@ -1,0 +1,777 @@
+"""Märklin (RULES.md §4, issue 9): +4 locomotives, passenger cards, short/long tickets named as a mix,
+country areas, passengers and merchandise, doubles/triples by player count, scoring.
+
+Positions are built by editing ``Game.to_dict()`` (``arrange``), so every test states the cards,
+routes, passengers and merchandise it relies on and does not depend on the shipped stand-in
+tickets or the provisional merchandise layout (both replaceable in the map file alone).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, PASSENGER, Cards
+from ttr.cli import main as cli_main
+from ttr.editions import DATA_DIR, Edition, get_edition, parse_edition
+from ttr.engine import Action, Game, IllegalAction
+
+MARKLIN = get_edition("marklin")
+
+
+# ---------------------------------------------------------------- helpers
+def cards(**counts: int) -> Cards:
+    out = [0] * NCARDS
+    for name, k in counts.items():
+        out[CARD_INDEX[name]] = k
+    return tuple(out)
+
+
+def claim(route: str, **counts: int) -> Action:
+    return Action("claim", route=route, cards=cards(**counts))
+
+
+def place(city: str | None) -> Action:
+    return Action("place_passenger", city=city)
+
+
+def move(city: str, *path: str, passenger_cards: int = 0) -> Action:
+    return Action("move_passenger", city=city, path=path, cards=cards(passenger=passenger_cards))
+
+
+def mix(short: int = 0, long: int = 0) -> Action:
+    return Action("draw_tickets", mix=tuple(sorted((k, v) for k, v in (("short", short), ("long", long)) if v)))
+
+
+def keep(*ticket_ids: str) -> Action:
+    return Action("keep_tickets", tickets=tuple(sorted(ticket_ids)))
+
+
+BLIND = Action("draw_blind")
+
+
+def faceup(slot: int) -> Action:
+    return Action("draw_faceup", slot=slot)
+
+
+def refused(g: Game, action: Action, code: str) -> IllegalAction:
+    """`action` is refused with `code`, is not offered, and the position is unchanged."""
+    before = g.to_dict()
+    with pytest.raises(IllegalAction) as info:
+        g.apply(action)
+    assert info.value.code == code, info.value.reason
+    assert g.to_dict() == before
+    assert not g.is_legal(action)
+    assert action not in g.legal_actions()
+    return info.value
+
+
+def started(players: int = 2, seed: int = 0, edition: Edition | str = "marklin",
+            options: dict[str, Any] | None = None) -> Game:
+    """Past setup: every player named 2 short + 2 long and kept all four."""
+    g = Game(edition, players, seed, options)
+    while g.phase == "setup":
+        g.apply(mix(short=2, long=2))
+        g.apply(keep(*(g.edition.tickets[t].id for t in g.offered[g.current])))
+    return g
+
+
+def full_deck(ed: Edition) -> Counter[str]:
+    return Counter({CARD_NAMES[i]: k for i, k in enumerate(ed.deck) if k})
+
+
+def arrange(g: Game, *, hands: Mapping[int, Mapping[str, int]] | None = None,
+            market: Sequence[str | None] | None = None, deck_top: Sequence[str] = (),
+            routes: Mapping[str, int] | None = None, passengers: Sequence[Sequence[str | None]] | None = None,
+            merchandise: Mapping[str, Sequence[int]] | None = None, **fields: Any) -> Game:
+    """`g`'s position with the named parts replaced; every other train card goes under the deck.
+
+    hands: player -> counts (others empty; a market that no longer fits becomes one colour).
+    deck_top: next cards, first drawn first. routes: route id -> owner (trains and route
+    scores follow). passengers: per player, city ids / None / "gone".
+    merchandise: city -> stack, top first (cities not named keep their stacks). fields: any other
+    ``to_dict()`` key, set as is.
+    """
+    d = g.to_dict()
+    ed = g.edition
+    if hands is not None:
+        d["hands"] = [dict(hands.get(p, {})) for p in range(g.n)]
+    rest = full_deck(ed)
+    rest.subtract(deck_top)
+    for h in d["hands"]:
+        rest.subtract(h)
+    if market is None:  # keep the market if it still fits, else deal one of the most plentiful colours
+        market = d["market"]
+        if any(rest[c] < k for c, k in Counter(c for c in market if c is not None).items()):
+            market = [max(CARD_NAMES[:8], key=lambda c: rest[c])] * len(market)
+    d["market"] = list(market)
+    rest.subtract(c for c in market if c is not None)
+    assert min(rest.values()) >= 0, f"more cards named than the deck has: {rest}"
+    d["deck"] = list(rest.elements()) + list(reversed(deck_top))
+    d["discard"] = []
+    if routes is not None:
+        d["routes"] = dict(routes)
+        for p in range(g.n):
+            owned = [ed.routes[ed.route_index[r]] for r, o in routes.items() if o == p]
+            d["trains"][p] = ed.rules.trains - sum(r.length for r in owned)
+            d["scores"][p] = sum(r.points for r in owned) + sum(d["tokens"][p])
+    if passengers is not None:
+        d["passengers"] = [list(ps) for ps in passengers]
+    if merchandise is not None:
+        d["merchandise"].update({c: list(s) for c, s in merchandise.items()})
+    d.update(fields)
+    return Game.from_dict(d, g.base_edition)
+
+
+def card_census(g: Game) -> Counter[str]:
+    where: Counter[str] = Counter()
+    for h in g.hands:
+        where.update({CARD_NAMES[i]: k for i, k in enumerate(h) if k})
+    where.update(CARD_NAMES[c] for c in g.deck)
+    where.update(CARD_NAMES[c] for c in g.discard)
+    where.update(CARD_NAMES[c] for c in g.market if c >= 0)
+    if g.tunnel is not None:
+        where.update(CARD_NAMES[c] for c in g.tunnel[2])
+    return where
+
+
+def token_census(g: Game) -> Counter[int]:
+    out: Counter[int] = Counter()
+    for stack in g.merch:
+        out.update(stack)
+    for taken in g.tokens:
+        out.update(taken)
+    return out
+
+
+def custom_raw(tickets: list[dict[str, Any]] | None = None,
+               merchandise: dict[str, list[int]] | None = None) -> dict[str, Any]:
+    """A copy of the shipped map file with another ticket list and/or merchandise layout."""
+    raw = json.loads((DATA_DIR / "marklin.json").read_text(encoding="utf-8"))
+    if tickets is not None:
+        raw["tickets"] = tickets
+    if merchandise is not None:
+        raw["merchandise"] = merchandise
+    return raw
+
+
+def ticket(a: str, b: str, points: int, deck: str) -> dict[str, Any]:
+    return {"id": f"{a}-{b}", "a": a, "b": b, "points": points, "deck": deck}
+
+
+# Six short and six long tickets, several naming a country area.
+TEST_TICKETS = [
+    ticket("freiburg", "konstanz", 3, "short"), ticket("karlsruhe", "schweiz", 6, "short"),
+    ticket("kiel", "danemark", 4, "short"), ticket("mainz", "koblenz", 2, "short"),
+    ticket("ulm", "augsburg", 2, "short"), ticket("bremen", "emden", 3, "short"),
+    ticket("berlin", "osterreich", 20, "long"), ticket("frankreich", "danemark", 17, "long"),
+    ticket("hamburg", "munchen", 19, "long"), ticket("koln", "dresden", 14, "long"),
+    ticket("niederlande", "leipzig", 13, "long"), ticket("emden", "lindau", 22, "long"),
+]
+TEST_EDITION = parse_edition(custom_raw(tickets=TEST_TICKETS), "test-marklin.json")
+
+
+# ---------------------------------------------------------------- deck and market
+def test_deck_has_118_cards_of_the_stated_kinds() -> None:
+    assert full_deck(MARKLIN) == Counter({**{c: 11 for c in CARD_NAMES[:8]}, "locomotive": 14,
+                                          "locomotive_plus4": 6, "passenger": 10})
+    g = Game("marklin", 3, 5)
+    assert card_census(g) == full_deck(MARKLIN)
+    assert sum(card_census(g).values()) == 118
+
+
+def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
+    g = arrange(started(), hands={}, market=["locomotive", "red", "blue", "green", "white"],
+                deck_top=["black", "locomotive", "yellow", "orange"])
+    p = g.current
+    g.apply(faceup(0))
+    assert g.hands[p][CARD_INDEX["locomotive"]] == 1 and g.current != p and g.phase == "turn"
+    q = g.current
+    g.apply(BLIND)  # takes "locomotive" blind: an ordinary card
+    assert g.phase == "second_card" and g.hands[q][CARD_INDEX["locomotive"]] == 1
+    g = arrange(g, market=["locomotive", "red", "blue", "green", "white"], deck_top=["black"] * 3)
+    refused(g, faceup(0), "second_locomotive")
+
+
+@pytest.mark.parametrize("first,second", [("locomotive_plus4", "passenger"), ("passenger", "locomotive_plus4")])
+def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second: str) -> None:
+    g = arrange(started(), hands={}, market=[first, second, "red", "blue", "green"], deck_top=["black"] * 5)
+    p = g.current
+    g.apply(faceup(0))
+    assert g.phase == "second_card" and g.current == p
+    assert faceup(1) in g.legal_actions()
+    g.apply(faceup(1))
+    assert g.current != p
+    assert g.hands[p][CARD_INDEX[first]] == 1 and g.hands[p][CARD_INDEX[second]] == 1
+
+
+def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
+    g = arrange(started(), market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
+                deck_top=["locomotive_plus4", "white", "white", "white", "white", "white"])
+    events = g.apply(faceup(2))  # refilled with a third +4: no flush
+    assert [e.type for e in events if e.type == "market_flush"] == []
+    assert g.market.count(CARD_INDEX["locomotive_plus4"]) == 3
+    g = arrange(started(), market=["locomotive", "locomotive", "red", "blue", "green"],
+                deck_top=["locomotive", "white", "white", "white", "white", "white"])
+    events = g.apply(faceup(2))
+    assert [e.type for e in events].count("market_flush") == 1
+    assert g.view(None).to_dict()["market"] == ["white"] * 5
+
+
+@pytest.mark.parametrize("option,flushed", [(None, True), (3, True), (0, False)])
+def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int | None, flushed: bool) -> None:
+    options = None if option is None else {"passenger_flush": option}
+    g = arrange(started(options=options), market=["passenger", "passenger", "red", "blue", "green"],
+                deck_top=["passenger", "white", "white", "white", "white", "white"])
+    events = g.apply(faceup(2))
+    assert ("market_flush" in [e.type for e in events]) is flushed
+    market = g.view(None).to_dict()["market"]
+    assert market == (["white"] * 5 if flushed else ["passenger", "passenger", "passenger", "blue", "green"])
+
+
+# ---------------------------------------------------------------- payments
+def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
+    hand = {"locomotive_plus4": 6, "red": 2, "orange": 3}
+    g = arrange(started(), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    # berlin-magdeburg: red 3; berlin-leipzig: orange 4; berlin-hamburg/1: blue 7
+    refused(g, claim("berlin-magdeburg", red=2, locomotive_plus4=1), "bad_payment")
+    refused(g, claim("berlin-magdeburg", locomotive_plus4=3), "bad_payment")
+    legal = g.legal_actions()
+    assert not any(a.type == "claim" and a.cards[CARD_INDEX["locomotive_plus4"]]
+                   and MARKLIN.routes[MARKLIN.route_index[a.route]].length < 4 for a in legal)
+    assert claim("berlin-leipzig", orange=3, locomotive_plus4=1) in legal
+    assert claim("berlin-hamburg/1", locomotive_plus4=6) not in legal  # 7 spaces, 6 cards
+    g.apply(claim("berlin-leipzig", orange=1, locomotive_plus4=3))
+    assert g.route_owner[MARKLIN.route_index["berlin-leipzig"]] == 0
+    assert g.hands[0][CARD_INDEX["locomotive_plus4"]] == 3
+
+
+def test_plain_locomotives_are_wild_on_short_routes() -> None:
+    g = arrange(started(), hands={0: {"locomotive": 1, "red": 2}, 1: {"locomotive": 1, "red": 2}}, routes={})
+    assert claim("berlin-magdeburg", red=2, locomotive=1) in g.legal_actions()
+
+
+def test_passenger_cards_never_pay_for_routes() -> None:
+    hand = {"passenger": 8, "red": 2, "locomotive_plus4": 2}
+    g = arrange(started(), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    err = refused(g, claim("berlin-magdeburg", red=2, passenger=1), "bad_payment")
+    assert "passenger" in err.reason
+    refused(g, claim("karlsruhe-mannheim", passenger=1), "bad_payment")
+    assert not any(a.type == "claim" and a.cards[PASSENGER] for a in g.legal_actions())
+
+
+def test_a_seven_space_route_scores_18() -> None:
+    g = arrange(started(), hands={0: {"blue": 7}}, routes={}, passengers=[["gone"] * 3, ["gone"] * 3], current=0)
+    g.apply(claim("berlin-hamburg/1", blue=7))
+    assert g.scores[0] == 18 and g.trains[0] == 45 - 7
+    assert g.result()["players"][0]["route_points"] == 18
+
+
+# ---------------------------------------------------------------- tickets
+def deck_ids(g: Game, deck: str) -> list[str]:
+    return [g.edition.tickets[t].id for t in g.ticket_decks[deck]]
+
+
+def test_setup_names_a_mix_draws_four_keeps_two_then_both_decks_are_reshuffled() -> None:
+    g = Game(TEST_EDITION, 2, 3)
+    first = g.current
+    assert g.phase == "setup" and g.offered[first] == []
+    assert sorted(g.legal_actions()) == sorted(mix(short=4 - k, long=k) for k in range(5))
+    refused(g, mix(short=3), "bad_mix")
+    refused(g, mix(short=3, long=2), "bad_mix")
+    refused(g, keep(), "wrong_phase")
+    g.apply(mix(short=1, long=3))
+    offered = [g.edition.tickets[t] for t in g.offered[first]]
+    assert sorted(t.deck for t in offered) == ["long", "long", "long", "short"]
+    assert all(len(a.tickets) >= 2 for a in g.legal_actions())
+    ids = sorted(t.id for t in offered)
+    refused(g, keep(ids[0]), "keep_too_few")
+    long_kept = next(t.id for t in offered if t.deck == "long")
+    short_kept = next(t.id for t in offered if t.deck == "short")
+    returned_long = sorted(t.id for t in offered if t.deck == "long" and t.id != long_kept)
+    g.apply(keep(long_kept, short_kept))
+    assert sorted(deck_ids(g, "long")[:2]) == returned_long  # under their deck until setup ends
+    second = g.current
+    assert second != first and g.phase == "setup"
+    g.apply(mix(short=4))
+    g.apply(keep(*(g.edition.tickets[t].id for t in g.offered[second])))
+    assert g.phase == "turn" and g.current == g.first_player
+    kept = {g.edition.tickets[t].id for p in range(2) for t in g.tickets[p]}
+    for deck in ("short", "long"):
+        assert sorted(deck_ids(g, deck)) == sorted(t["id"] for t in TEST_TICKETS
+                                                   if t["deck"] == deck and t["id"] not in kept)
+
+
+def test_setup_reshuffles_the_ticket_decks_after_the_last_player() -> None:
+    """Same seed, same choices: with returns left at the bottom the order differs from the reshuffled one."""
+    unshuffled = {"initial_tickets": {**MARKLIN.raw["rules"]["initial_tickets"], "returned": "bottom"}}
+    orders = []
+    for options in (None, unshuffled):
+        g = Game("marklin", 4, 9, options)
+        while g.phase == "setup":
+            g.apply(mix(short=2, long=2))
+            g.apply(keep(*sorted(g.edition.tickets[t].id for t in g.offered[g.current])[:2]))
+        orders.append({d: deck_ids(g, d) for d in ("short", "long")})
+    for d in ("short", "long"):
+        assert sorted(orders[0][d]) == sorted(orders[1][d])
+        assert orders[0][d] != orders[1][d]
+    # without the reshuffle the 8 returned tickets are exactly the bottom 4 of each deck
+    assert len(orders[1]["short"][:4]) == 4
+
+
+def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_decks() -> None:
+    g = arrange(started(2, 1, TEST_EDITION), tickets=[[], []],
+                ticket_decks={d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")})
+    p = g.current
+    sizes = {d: len(g.ticket_decks[d]) for d in ("short", "long")}
+    assert sizes == {"short": 6, "long": 6}
+    offered_mixes = [a for a in g.legal_actions() if a.type == "draw_tickets"]
+    assert sorted(offered_mixes) == sorted(mix(short=4 - k, long=k) for k in range(5))
+    g.apply(mix(short=2, long=2))
+    assert g.phase == "keep_tickets" and len(g.offered[p]) == 4
+    refused(g, keep(), "keep_too_few")
+    assert min(len(a.tickets) for a in g.legal_actions()) == 1
+    offered = [g.edition.tickets[t] for t in g.offered[p]]
+    kept = next(t for t in offered if t.deck == "long")
+    g.apply(keep(kept.id))
+    assert g.current != p and kept.index in g.tickets[p]
+    assert sorted(deck_ids(g, "short")[:2]) == sorted(t.id for t in offered if t.deck == "short")
+    assert deck_ids(g, "long")[:1] == [t.id for t in offered if t.deck == "long" and t is not kept]
+    assert {d: len(g.ticket_decks[d]) for d in ("short", "long")} == {"short": sizes["short"],
+                                                                      "long": sizes["long"] - 1}
+
+
+@pytest.mark.parametrize("short,long,mixes", [
+    (2, 1, [(2, 1)]),  # fewer than 4 left: all of them
+    (1, 5, [(0, 4), (1, 3)]),
+    (0, 2, [(0, 2)]),
+    (0, 0, []),
+])
+def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[tuple[int, int]]) -> None:
+    ids = {d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")}
+    g = arrange(started(2, 1, TEST_EDITION), tickets=[[], []],
+                ticket_decks={"short": ids["short"][:short], "long": ids["long"][:long]})
+    assert sorted(a for a in g.legal_actions() if a.type == "draw_tickets") == sorted(mix(s, lg) for s, lg in mixes)
+    if not mixes:
+        refused(g, mix(short=1), "bad_mix")
+        return
+    refused(g, mix(short=short + 1, long=max(0, 3 - short)), "bad_mix")
+    s, lg = mixes[-1]
+    p = g.current
+    g.apply(mix(short=s, long=lg))
+    assert len(g.offered[p]) == s + lg
+    assert min(len(a.tickets) for a in g.legal_actions()) == 1
+
+
+def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> None:
+    g = started(2, 0, TEST_EDITION)
+    ids = TEST_EDITION.ticket_index
+    tickets = [["karlsruhe-schweiz", "kiel-danemark"], ["karlsruhe-schweiz"]]
+    for via, done in [("lindau-schweiz", True), ("konstanz-schweiz", True), ("freiburg-schweiz", True), (None, False)]:
+        routes = {"karlsruhe-stuttgart": 0, "konstanz-stuttgart": 0, "konstanz-lindau": 0, "freiburg-konstanz": 0,
+                  "danemark-kiel": 0}
+        if via:
+            routes[via] = 0
+        h = arrange(g, routes=routes, tickets=tickets)
+        status = {t.id: ok for t, ok in h.ticket_status(0)}
+        assert status == {"karlsruhe-schweiz": done, "kiel-danemark": True}
+        assert ids["karlsruhe-schweiz"] in h.tickets[0]
+
+
+def test_a_country_is_not_a_through_node() -> None:
+    """Freiburg -> Schweiz -> Konstanz is no path: each route into Switzerland ends at its own endpoint."""
+    g = arrange(started(2, 0, TEST_EDITION), routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0,
+                                                     "frankreich-freiburg": 0, "frankreich-karlsruhe": 0},
+                tickets=[["freiburg-konstanz", "karlsruhe-schweiz"], []])
+    status = {t.id: ok for t, ok in g.ticket_status(0)}
+    assert status == {"freiburg-konstanz": False, "karlsruhe-schweiz": False}  # not via Frankreich either
+    res = g.result()["players"][0]
+    assert res["tickets_completed"] == 0 and res["ticket_points"] == -3 - 6
+
+
+# ---------------------------------------------------------------- placing passengers
+def placing(passengers: Sequence[Sequence[str | None]] = ([None] * 3, [None] * 3)) -> Game:
+    """Player 0 to move, with the cards for the routes these tests claim."""
+    hand = {"black": 5, "blue": 5}
+    return arrange(started(), hands={0: hand}, routes={}, passengers=passengers, current=0, market=["red"] * 5)
+
+
+def test_after_a_claim_a_passenger_may_go_on_either_end_or_nowhere() -> None:
+    for choice in ("karlsruhe", "mannheim", None):
+        g = placing()
+        g.apply(claim("karlsruhe-mannheim", blue=1))
+        assert g.phase == "place_passenger" and g.current == 0
+        assert sorted(g.legal_actions(), key=str) == sorted([place("karlsruhe"), place("mannheim"), place(None)],
+                                                            key=str)
+        refused(g, place("stuttgart"), "bad_city")
+        refused(g, BLIND, "wrong_phase")
+        g.apply(place(choice))
+        assert g.phase == "turn" and g.current == 1
+        assert g.to_dict()["passengers"][0] == [choice, None, None]
+        assert g.view(1).to_dict()["public"][0]["passengers"] == [choice, None, None]
+
+
+def test_no_passenger_on_a_country_area() -> None:
+    g = placing()
+    g.apply(claim("danemark-kiel", black=2))
+    assert sorted(g.legal_actions(), key=str) == sorted([place("kiel"), place(None)], key=str)
+    refused(g, place("danemark-kiel"), "city_taken")
+
+
+def test_no_passenger_where_one_already_stands() -> None:
+    g = placing(passengers=[[None] * 3, ["hamburg", None, None]])
+    g.apply(claim("hamburg-kiel/1", black=2))
+    assert sorted(g.legal_actions(), key=str) == sorted([place("kiel"), place(None)], key=str)
+    refused(g, place("hamburg"), "city_taken")
+
+
+@pytest.mark.parametrize("passengers", [
+    [["mannheim", "gone", None], ["karlsruhe", None, None]],  # both ends taken
+    [["gone", "ulm", "gone"], [None] * 3],  # no unplaced passenger left
+])
+def test_no_placement_step_when_both_ends_are_barred_or_no_passenger_is_left(
+        passengers: list[list[str | None]]) -> None:
+    g = placing(passengers=passengers)
+    g.apply(claim("karlsruhe-mannheim", blue=1))
+    assert g.phase == "turn" and g.current == 1
+    assert g.to_dict()["passengers"] == passengers
+
+
+def test_a_passenger_is_placed_only_right_after_a_claim() -> None:
+    g = placing()
+    refused(g, place("karlsruhe"), "wrong_phase")
+
+
+# ---------------------------------------------------------------- moving passengers
+TRIANGLE = {"karlsruhe-mannheim": 0, "karlsruhe-stuttgart": 0, "mannheim-stuttgart/1": 0}
+STACKS = {"karlsruhe": [3, 2, 1], "mannheim": [4, 3, 2], "stuttgart": [5, 4], "ulm": [2],
+          "freiburg": [6], "frankfurt": [7, 1]}
+
+
+def mover(routes: Mapping[str, int], passengers: Sequence[Sequence[str | None]], passenger_cards: int = 0,
+          options: dict[str, Any] | None = None, players: int = 2) -> Game:
+    """Player 0 to move, holding `passenger_cards` passenger cards, with the test merchandise stacks."""
+    g = started(players, 0, options=options)
+    return arrange(g, hands={0: {"passenger": passenger_cards, "red": 1}}, routes=routes,
+                   passengers=passengers, merchandise=STACKS, current=0)
+
+
+def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes_the_passenger() -> None:
+    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3])
+    events = g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1"))
+    assert g.tokens[0] == [4, 5] and g.scores[0] == 1 + 1 + 2 + 4 + 5
+    d = g.to_dict()
+    assert d["merchandise"]["mannheim"] == [3, 2] and d["merchandise"]["stuttgart"] == [4]
+    assert d["merchandise"]["karlsruhe"] == [3, 2, 1]  # the start city's token is not collected
+    assert d["passengers"][0] == ["gone", None, None]
+    move_event = next(e for e in events if e.type == "move_passenger").public()
+    assert move_event["points"] == 9 and [t["value"] for t in move_event["tokens"]] == [4, 5]
+    res = g.result()["players"][0]
+    assert res["merchandise"] == 9 and res["total"] == res["route_points"] + 9 + res["ticket_points"] \
+        + res["most_tickets_bonus"]
+    # the city is free again and the passenger can never move again
+    g.apply(BLIND)
+    g.apply(BLIND)
+    refused(g, move("karlsruhe", "karlsruhe-mannheim"), "no_passenger")
+
+
+def test_later_trips_take_the_next_token_down() -> None:
+    g = mover(TRIANGLE, [["karlsruhe", "stuttgart", None], [None] * 3])
+    g.apply(move("karlsruhe", "karlsruhe-mannheim"))
+    g = arrange(g, current=0)
+    g.apply(move("stuttgart", "mannheim-stuttgart/1"))
+    assert g.tokens[0] == [4, 3]
+    assert g.to_dict()["merchandise"]["mannheim"] == [2]
+
+
+def test_a_route_is_used_at_most_once_per_trip() -> None:
+    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3])
+    refused(g, move("karlsruhe", "karlsruhe-mannheim", "karlsruhe-mannheim"), "route_reused")
+    refused(g, move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart",
+                    "karlsruhe-mannheim"), "route_reused")
+
+
+def test_one_token_per_city_per_trip_and_the_option_off() -> None:
+    loop = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart")  # back to the start
+    g = mover({**TRIANGLE, "stuttgart-ulm/1": 0}, [["mannheim", None, None], [None] * 3])
+    g.apply(move("mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart", "karlsruhe-mannheim"))
+    assert g.tokens[0] == [5, 3]  # Mannheim (the start) yields nothing when re-entered
+    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3], options={"passenger_one_token_per_city": False})
+    g.apply(move("karlsruhe", *loop))
+    # Option off: every entry takes a token, the return to the start city included (docs/marklin.md).
+    assert g.tokens[0] == [4, 5, 3]
+    # A city entered twice in one trip: once per trip by default, twice with the option off.
+    figure8 = {"karlsruhe-mannheim": 0, "karlsruhe-stuttgart": 0, "mannheim-stuttgart/1": 0,
+               "freiburg-karlsruhe": 0, "karlsruhe-saarbrucken": 0, "freiburg-stuttgart": 0}
+    trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "freiburg-stuttgart", "freiburg-karlsruhe",
+            "karlsruhe-saarbrucken")
+    for once, taken in ((True, [4, 5, 6, 2]), (False, [4, 5, 6, 3, 2])):
+        g = mover(figure8, [["ulm", "karlsruhe", None], [None] * 3],
+                  options={"passenger_one_token_per_city": once})
+        g = arrange(g, merchandise={"karlsruhe": [3, 2, 1], "saarbrucken": [2]})
+        g.apply(move("karlsruhe", *trip))
+        assert g.tokens[0] == taken
+
+
+def test_opponent_routes_cost_exactly_one_passenger_card_each() -> None:
+    routes = {"karlsruhe-mannheim": 0, "mannheim-stuttgart/1": 1, "stuttgart-ulm/1": 1}
+    trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "stuttgart-ulm/1")
+    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=3)
+    refused(g, move("karlsruhe", *trip), "bad_payment")
+    refused(g, move("karlsruhe", *trip, passenger_cards=1), "bad_payment")
+    refused(g, move("karlsruhe", *trip, passenger_cards=3), "bad_payment")
+    refused(g, Action("move_passenger", city="karlsruhe", path=trip, cards=cards(passenger=2, red=1)), "bad_payment")
+    refused(g, move("karlsruhe", "karlsruhe-stuttgart"), "unclaimed_route")
+    refused(g, move("karlsruhe", "mannheim-stuttgart/1", passenger_cards=1), "not_a_trail")
+    g.apply(move("karlsruhe", *trip, passenger_cards=2))
+    assert g.tokens[0] == [4, 5, 2]
+    assert g.hands[0][PASSENGER] == 1 and g.discard.count(PASSENGER) == 2
+    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=1)
+    refused(g, move("karlsruhe", *trip, passenger_cards=2), "cards_not_in_hand")
+    g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1", passenger_cards=1))
+    assert g.tokens[0] == [4, 5]
+
+
+def test_passengers_never_enter_a_country_area() -> None:
+    g = mover({"freiburg-schweiz": 0, "freiburg-konstanz": 0, "konstanz-schweiz": 0},
+              [["freiburg", None, None], [None] * 3])
+    refused(g, move("freiburg", "freiburg-schweiz"), "country_area")
+    offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
+    assert offered == [move("freiburg", "freiburg-konstanz")]
+
+
+def test_only_own_placed_passengers_move_and_a_trip_needs_a_route() -> None:
+    g = mover(TRIANGLE, [["karlsruhe", None, None], ["stuttgart", None, None]])
+    refused(g, move("stuttgart", "mannheim-stuttgart/1"), "no_passenger")
+    refused(g, move("mannheim", "karlsruhe-mannheim"), "no_passenger")
+    refused(g, Action("move_passenger", city="karlsruhe", path=(), cards=cards()), "empty_trip")
+    assert g.is_legal(move("karlsruhe", "karlsruhe-mannheim"))
+    assert g.is_legal({"type": "move_passenger", "city": "karlsruhe", "path": ["karlsruhe-mannheim"]})
+
+
+def test_a_passenger_may_pass_through_a_city_where_another_passenger_stands() -> None:
+    g = mover(TRIANGLE, [["karlsruhe", None, None], ["mannheim", None, None]])
+    g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1"))
+    assert g.tokens[0] == [4, 5] and g.to_dict()["passengers"][1] == ["mannheim", None, None]
+
+
+def test_offered_trips_are_the_best_per_number_of_opponent_routes_and_legal() -> None:
+    routes = {**TRIANGLE, "stuttgart-ulm/1": 1, "freiburg-stuttgart": 1}
+    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=2)
+    offered = {a.cards[PASSENGER]: a for a in g.legal_actions() if a.type == "move_passenger"}
+    # 0 cards: Mannheim 4 + Stuttgart 5 = 9; 1 card: + Freiburg 6 = 15; 2 cards: Ulm and Freiburg need
+    # Stuttgart twice by two opponent routes from Stuttgart -> only one of them; no better trip.
+    assert sorted(offered) == [0, 1]
+    for k, expected in ((0, 9), (1, 15)):
+        h = g.clone()
+        h.apply(offered[k])
+        assert sum(h.tokens[0]) == expected
+
+
+# ---------------------------------------------------------------- brute-force check of the offered trips
+REGION = ["karlsruhe-mannheim", "karlsruhe-stuttgart", "mannheim-stuttgart/1", "mannheim-stuttgart/2",
+          "freiburg-karlsruhe", "freiburg-stuttgart", "freiburg-konstanz", "konstanz-stuttgart", "konstanz-lindau",
+          "lindau-ulm", "stuttgart-ulm/1", "augsburg-ulm/1", "frankfurt-mannheim/1", "mainz-mannheim/1",
+          "frankfurt-mainz/1", "karlsruhe-saarbrucken", "mannheim-saarbrucken", "freiburg-schweiz",
+          "konstanz-schweiz", "frankreich-karlsruhe"]
+
+
+def brute_force_front(g: Game, p: int, start: int, max_foreign: int) -> dict[int, int]:
+    """Best token points per number of opponent routes, by enumerating every trip; dominated entries dropped."""
+    ed = g.edition
+    once = g.rules.passenger_one_token_per_city
+    best: dict[int, int] = {}
+
+    def walk(city: int, used: frozenset[int], foreign: int, taken: Counter[int]) -> None:
+        if used:
+            value = 0
+            for c, k in taken.items():
+                stack = list(reversed(g.merch[c]))  # top first
+                value += sum(stack[:k])
+            best[foreign] = max(best.get(foreign, 0), value)
+        for ri, other in ed.adjacency[city]:
+            o = g.route_owner[ri]
+            if o < 0 or ri in used or ed.city_area[other] is not None:
+                continue
+            f = foreign + (o != p)
+            if f > max_foreign:
+                continue
+            t = taken.copy()
+            if not (once and (t[other] or other == start)):
+                t[other] += 1
+            walk(other, used | {ri}, f, t)
+
+    walk(start, frozenset(), 0, Counter())
+    front: dict[int, int] = {}
+    top = 0
+    for f in sorted(best):
+        if best[f] > top:
+            front[f] = top = best[f]
+    return front
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(owners=st.lists(st.sampled_from([-1, 0, 0, 1]), min_size=len(REGION), max_size=len(REGION)),
+       stacks=st.lists(st.lists(st.integers(1, 7), max_size=3), min_size=8, max_size=8),
+       passenger_cards=st.integers(0, 3), once=st.booleans(), start_index=st.integers(0, 7))
+def test_offered_trips_match_a_brute_force_search(owners: list[int], stacks: list[list[int]], passenger_cards: int,
+                                                  once: bool, start_index: int) -> None:
+    cities = ["karlsruhe", "mannheim", "stuttgart", "freiburg", "konstanz", "ulm", "saarbrucken", "mainz"]
+    routes = {r: o for r, o in zip(REGION, owners, strict=True) if o >= 0}
+    start = cities[start_index]
+    g = mover(routes, [[start, None, None], [None] * 3], passenger_cards,
+              options={"passenger_one_token_per_city": once})
+    g = arrange(g, merchandise=dict(zip(cities, stacks, strict=True)))
+    offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
+    got: dict[int, int] = {}
+    for a in offered:
+        h = g.clone()
+        h.apply(a)
+        got[a.cards[PASSENGER]] = sum(h.tokens[0])
+    assert got == brute_force_front(g, 0, g.edition.city_index[start], passenger_cards)
+
+
+# ---------------------------------------------------------------- doubles and triples
+TRIPLE = ("dortmund-dusseldorf/1", "dortmund-dusseldorf/2", "dortmund-dusseldorf/3")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_triple_routes_by_player_count(players: int) -> None:
+    hands = {p: {CARD_NAMES[p]: 2} for p in range(players)}
+    g = arrange(started(players), hands=hands, routes={TRIPLE[0]: 1}, current=0,
+                passengers=[["gone"] * 3] * players)
+    if players <= 3:
+        for lane in TRIPLE[1:]:
+            refused(g, claim(lane, red=1), "route_unavailable")
+        return
+    assert claim(TRIPLE[1], red=1) in g.legal_actions()
+    g.apply(claim(TRIPLE[1], red=1))
+    assert g.current == 1
+    refused(g, claim(TRIPLE[2], orange=1), "route_unavailable")  # player 1 already owns lane 1
+    g.apply(BLIND)
+    g.apply(BLIND)
+    assert g.current == 2
+    g.apply(claim(TRIPLE[2], yellow=1))
+    assert [g.route_owner[MARKLIN.route_index[r]] for r in TRIPLE] == [1, 0, 2]
+
+
+def test_all_lanes_from_two_players_with_the_option() -> None:
+    g = arrange(started(2, options={"all_lanes_min_players": 2}), hands={0: {"red": 3}, 1: {"orange": 3}},
+                routes={TRIPLE[0]: 1}, current=0, passengers=[["gone"] * 3] * 2)
+    g.apply(claim(TRIPLE[1], red=1))
+    refused(g, claim(TRIPLE[2], orange=1), "route_unavailable")  # never two lanes of one connection
+
+
+# ---------------------------------------------------------------- scoring
+def scored(routes: Mapping[str, int], tickets: list[list[str]], tokens: list[list[int]], players: int = 2) -> Game:
+    g = started(players, 0, TEST_EDITION)
+    return arrange(g, routes=routes, tickets=tickets, tokens=tokens)
+
+
+def test_no_longest_path_bonus_and_ten_points_to_every_player_with_most_tickets() -> None:
+    routes = {"berlin-hamburg/1": 0, "berlin-hannover": 0, "hamburg-kiel/1": 1, "danemark-kiel": 1,
+              "mainz-mannheim/1": 2, "koblenz-mainz/1": 2}
+    g = scored(routes, [[], ["kiel-danemark"], ["mainz-koblenz"]], [[], [], []], players=3)
+    res = g.result()["players"]
+    assert [x["longest_path_bonus"] for x in res] == [0, 0, 0]
+    assert [x["tickets_completed"] for x in res] == [0, 1, 1]
+    assert [x["most_tickets_bonus"] for x in res] == [0, 10, 10]
+    assert [x["total"] for x in res] == [36, 2 + 2 + 4 + 10, 1 + 2 + 2 + 10]
+
+
+def test_no_most_tickets_bonus_when_nobody_completed_one() -> None:
+    g = scored({"berlin-hamburg/1": 0}, [["kiel-danemark"], []], [[], []])
+    assert [x["most_tickets_bonus"] for x in g.result()["players"]] == [0, 0]
+
+
+def test_tie_breakers_completed_tickets_then_shared() -> None:
+    # player 0: route 2 + ticket 2 + bonus 10 = 14; player 1: route 1 + merchandise 13 = 14
+    g = scored({"koblenz-mainz/1": 0, "frankfurt-mainz/1": 1}, [["mainz-koblenz"], []], [[], [7, 6]])
+    res = g.result()
+    assert [x["total"] for x in res["players"]] == [14, 14]
+    assert res["winners"] == [0] and [x["rank"] for x in res["players"]] == [1, 2]
+    # equal totals and equal completed tickets: the win is shared
+    g = scored({"koblenz-mainz/1": 0, "frankfurt-mainz/1": 1}, [[], []], [[1], [2]])
+    res = g.result()
+    assert [x["total"] for x in res["players"]] == [3, 3]
+    assert res["winners"] == [0, 1] and [x["rank"] for x in res["players"]] == [1, 1]
+
+
+# ---------------------------------------------------------------- data, stand-ins and the CLI
+def test_stand_ins_are_shipped_and_documented() -> None:
+    decks = Counter(t.deck for t in MARKLIN.tickets)
+    assert decks == Counter({"short": 55, "long": 34})  # the 2017 Germany deck, not the Märklin one
+    assert any("STAND-IN TICKETS" in n for n in MARKLIN.notes)
+    assert any("PROVISIONAL MERCHANDISE" in n for n in MARKLIN.notes)
+    stacks = Counter(tuple(s) for s in MARKLIN.merchandise if s)
+    assert stacks == Counter({(7, 6, 5, 4): 1, (4, 3, 2): 6, (3, 2, 1): 12, (2,): 16})
+    assert MARKLIN.merchandise[MARKLIN.city_index["berlin"]] == (7, 6, 5, 4)
+    assert all(not s for c, s in enumerate(MARKLIN.merchandise) if MARKLIN.city_area[c] is not None)
+
+
+def test_ttr_editions_prints_the_stand_in_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["editions", "marklin"]) == 0
+    out = capsys.readouterr().out
+    assert "STAND-IN TICKETS" in out and "PROVISIONAL MERCHANDISE" in out and "docs/marklin.md" in out
+
+
+def play_random(g: Game, seed: int, check: bool = False) -> Game:
+    rng = random.Random(seed)
+    deck, tokens = full_deck(g.edition), token_census(g)
+    while not g.is_over:
+        g.step(rng.choice(g.legal_actions()))
+        if check:
+            assert card_census(g) == deck
+            assert token_census(g) == tokens
+    return g
+
+
+def test_replacing_tickets_and_merchandise_is_a_data_only_change(tmp_path: Any) -> None:
+    merch = {"berlin": [9, 8], "konstanz": [5, 5, 5], "emden": [1]}
+    path = tmp_path / "my-marklin.json"
+    path.write_text(json.dumps(custom_raw(tickets=TEST_TICKETS, merchandise=merch)), encoding="utf-8")
+    ed = get_edition(str(path))
+    assert len(ed.tickets) == 12 and ed.ticket_decks == ("long", "short")
+    g = play_random(Game(ed, 3, 4), 4, check=True)
+    assert token_census(g) == Counter([9, 8, 5, 5, 5, 1])
+    held = {ed.tickets[t].id for ts in g.tickets for t in ts}
+    assert held and held <= {t["id"] for t in TEST_TICKETS}
+    assert Game.replay(g.record(), ed).result() == g.result()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_every_card_and_token_is_accounted_for_in_random_games(seed: int, players: int) -> None:
+    g = play_random(Game("marklin", players, seed), seed, check=True)
+    assert sum(card_census(g).values()) == 118
+    assert sum(token_census(g).values()) == 74 and sum(token_census(g).elements()) == 180
+    assert all(len(ps) == 3 for ps in g.passengers)
+    placed = [c for ps in g.passengers for c in ps if c >= 0]
+    assert len(placed) == len(set(placed))
+    res = g.result()
+    for p, row in enumerate(res["players"]):
+        assert row["merchandise"] == sum(g.tokens[p]) and row["longest_path_bonus"] == 0
+    assert Game.replay(g.record()).result() == res
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_ttr_simulate_marklin(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["simulate", "--edition", "marklin", "--players", str(players), "--games", "2",
+                     "--jobs", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and len(summary["seat_win_rate"]) == players
+
+
+def test_house_rule_options_round_trip_through_positions_and_records() -> None:
+    options = {"passenger_one_token_per_city": False, "passenger_flush": 0, "all_lanes_min_players": 2}
+    g = play_random(Game("marklin", 2, 8, options), 8)
+    assert Game.from_dict(g.to_dict()) == g
+    assert Game.replay(g.record()).result() == g.result()
+    assert g.record()["options"] == options
