@@ -1224,6 +1224,7 @@ class Game:
             colour = COLOURS.index(t["colour"]) if t["colour"] is not None else -1
             paid = tuple(hand(t["paid"]))
             g.tunnel = (route(t["route"]), paid, [card(c) for c in t["revealed"]], int(t["extra"]), colour)
+        _check_card_census(g)
         g.last_claimed = route(d["last_claimed"]) if d["last_claimed"] is not None else -1
         g.history = [Action.from_json(a) for a in d["history"]]
         g._legal_cache = None
@@ -1247,6 +1248,25 @@ def _player(x: Any, n: int) -> int:
     if not isinstance(x, int) or not 0 <= x < n:
         raise PositionError(f"bad player index {x!r}")
     return x
+
+
+def _check_card_census(g: Game) -> None:
+    """A position must hold exactly the edition's cards (deck, discard, market, hands, a pending tunnel)."""
+    counts = [0] * NCARDS
+    for p, h in enumerate(g.hands):
+        for i, k in enumerate(h):
+            if k < 0:
+                raise PositionError(f"player {p} holds a negative number of {CARD_NAMES[i]} cards ({k})")
+            counts[i] += k
+    held = [*g.deck, *g.discard, *(c for c in g.market if c != NO_CARD)]
+    if g.tunnel is not None:
+        held += g.tunnel[2]
+        held += [i for i, k in enumerate(g.tunnel[1]) for _ in range(k)]
+    for c in held:
+        counts[c] += 1
+    for i, k in enumerate(counts):
+        if k != g.edition.deck[i]:
+            raise PositionError(f"the position holds {k} {CARD_NAMES[i]} cards; the edition has {g.edition.deck[i]}")
 
 
 def _n_list(x: Any, n: int, name: str) -> list[Any]:
