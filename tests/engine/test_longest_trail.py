@@ -60,19 +60,19 @@ def brute_force(edges: list[Edge]) -> int:
         for subset in combinations(edges, k):
             degree: dict[str, int] = {}
             parent: dict[str, str] = {}
-
-            def find(x: str) -> str:
-                while parent.setdefault(x, x) != x:
-                    x = parent[x]
-                return x
-
             for a, b, _ in subset:
                 degree[a] = degree.get(a, 0) + 1
                 degree[b] = degree.get(b, 0) + 1
-                parent[find(a)] = find(b)
-            if len({find(c) for c in degree}) == 1 and sum(d % 2 for d in degree.values()) in (0, 2):
+                parent[_root(parent, a)] = _root(parent, b)
+            if len({_root(parent, c) for c in degree}) == 1 and sum(d % 2 for d in degree.values()) in (0, 2):
                 best = max(best, sum(n for _, _, n in subset))
     return best
+
+
+def _root(parent: dict[str, str], x: str) -> str:
+    while parent.setdefault(x, x) != x:
+        x = parent[x]
+    return x
 
 
 def test_no_routes_is_zero() -> None:
