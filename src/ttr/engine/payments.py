@@ -1,7 +1,7 @@
 """What a set of cards may pay for: routes (plain, ferry, tunnel, substitution routes), tunnel extras
 and stations. Two halves per rule: ``*_problem`` checks any payment a player names (returns the
 reason it is refused, or None), ``*_payments`` lists the *canonical* payments offered as legal
-actions (see docs/rules.md, "Canonical payments").
+actions (see docs/payments.md).
 
 Canonical payments, in short: for every usable colour and every number of wild cards the full
 range is offered; where some cards are "any cards" (Nordic 3-for-1 ferry substitutes, the 4-for-1
@@ -50,8 +50,9 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
         wild = (cards[LOCOMOTIVE] if loco_ok else 0) + (cards[PLUS4] if plus4_ok else 0)
         candidates = range(_NCOL) if route.colour == GRAY else (route.colour,)
         if needed and max(cards[c] for c in candidates) + wild < needed:
+            hint = "" if loco_ok or not cards[LOCOMOTIVE] else f"; locomotives count only inside sets of {s}"
             return (f"{route.id}: with {sets} set(s) of {s} cards, {needed} cards must still be of one "
-                    f"colour{'' if route.colour == GRAY else ' (' + COLOURS[route.colour] + ')'}")
+                    f"colour{'' if route.colour == GRAY else ' (' + COLOURS[route.colour] + ')'}{hint}")
         return None
     if cards[LOCOMOTIVE] and not loco_ok:
         return "locomotives are wild only on ferries and tunnels in this edition"
