@@ -1,0 +1,39 @@
+"""ttr serve: the multiplayer game server (lobby, seats, WebSocket play, bots), on http://127.0.0.1:8000 by default."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "run the game server (browser client, HTTP/WebSocket API, bots); SQLite by default, PostgreSQL to scale out"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..server.config import DEFAULT_BOT_DELAY, DEFAULT_HOST, DEFAULT_PORT
+
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST}; 0.0.0.0 for a LAN)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--db", help="database: a SQLite file path or a URL (sqlite:///..., postgresql://...); "
+                                "default $TTR_DATABASE_URL, else ttr.sqlite3 in $TTR_DATA_DIR or ~/.local/share/ttr")
+    p.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY,
+                   help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY})")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server import Settings, create_app, database_url
+
+    if args.bot_delay < 0:
+        print("ttr serve: --bot-delay must not be negative")
+        return 2
+    url = database_url(args.db)
+    settings = Settings(database_url=url, bot_delay=args.bot_delay)
+    app = create_app(settings)
+    shown = url.split("@")[-1] if "@" in url else url  # never print a password
+    print(f"ttr serve: games stored in {shown}; open http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, access_log=not args.no_access_log,
+                            ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run()
+    return 0

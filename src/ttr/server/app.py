@@ -1,0 +1,452 @@
+"""The web application: HTTP API, WebSocket, static client. ``create_app(settings)`` builds it.
+
+The API is described in docs/api.md and served as OpenAPI at /docs and /openapi.json. Every error is
+``{"error": {"code", "message"}}`` with a 4xx status; a 5xx means a bug.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Body, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..cards import COLOURS
+from ..editions import BUILTIN, get_edition
+from .config import Settings
+from .db import Database, migrate
+from .errors import ApiError, unknown_game
+from .hub import Hub
+from .service import SPECTATOR, STATUSES, Access, GameService, LiveGame
+
+log = logging.getLogger("ttr.server")
+STATIC_DIR = Path(__file__).parent / "static"
+API_DESCRIPTION = """Ticket to Ride game server. See docs/api.md for the whole contract (seats and tokens,
+sequence numbers, WebSocket messages, undo rules). Authenticate with `Authorization: Bearer <token>`."""
+
+
+# ---------------------------------------------------------------------- request bodies
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(_Strict):
+    type: Literal["human", "bot"]
+    level: str | None = Field(None, description="bot level: easy, medium, hard or max (default medium)")
+    name: str | None = Field(None, description="display name for a human seat (hot-seat games)")
+
+
+class CreateGame(_Strict):
+    edition: str = Field("usa", description="usa, europe, nordic or marklin")
+    players: int | None = Field(None, ge=1, le=8, description="number of players (default: the number of seats, else 2)")
+    options: dict[str, Any] = Field(default_factory=dict, description="rule overrides (see GET /api/editions)")
+    seats: list[SeatSpec] | None = Field(None, max_length=8, description="one per player (default: you + medium bots)")
+    hotseat: bool = Field(False, description="one token controls every human seat (several people at one screen)")
+    public: bool = Field(True, description="listed in the lobby, free seats can be joined by anyone")
+    name: str | None = Field(None, max_length=200, description="a title for the lobby")
+
+
+class JoinBody(_Strict):
+    name: str = Field(..., max_length=200, description="display name, 1-32 characters")
+    seat: int | None = Field(None, ge=0, le=7)
+
+
+class ActionBody(_Strict):
+    seat: int | None = Field(None, ge=0, le=7, description="which of your seats acts (hot-seat); default the one to move")
+    action: dict[str, Any] = Field(..., description='the action JSON, e.g. {"type": "draw_blind"}')
+    expected_seq: int | None = Field(None, description="the seq your decision was based on: 409 state_changed if stale")
+
+
+class UndoBody(_Strict):
+    seat: int | None = Field(None, ge=0, le=7)
+
+
+# ---------------------------------------------------------------------- helpers
+def json_response(obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json",
+                    headers=headers)
+
+
+def error_response(err: ApiError) -> Response:
+    return json_response(err.body(), err.status)
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def authorise(live: LiveGame, token: str | None) -> Access:
+    if token is None:
+        raise ApiError(401, "token_required", "this needs your seat's token (Authorization: Bearer <token>)")
+    access = live.access(token)
+    if access is None:
+        raise ApiError(401, "bad_token", "this token is not a seat of this game")
+    return access
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes with 413, whether or not they announce their length."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(send)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": {"code": "too_large", "message": f"request body over {self.limit} bytes"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def edition_summary(edition_id: str) -> dict[str, Any]:
+    ed = get_edition(edition_id)
+    return {"id": ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes),
+            "options": ed.raw["rules"]}
+
+
+def edition_map(edition_id: str) -> dict[str, Any]:
+    ed = get_edition(edition_id)
+    cities = [{"id": ed.city_ids[c], "name": ed.city_names[c], "lat": ed.lat[c], "lon": ed.lon[c], "area": ed.city_area[c]}
+              for c in range(ed.ncities)]
+    routes = [{"id": r.id, "a": ed.city_ids[r.a], "b": ed.city_ids[r.b], "length": r.length,
+               "color": COLOURS[r.colour] if r.colour >= 0 else "gray", "tunnel": r.tunnel, "ferry": r.ferry,
+               "group": r.group if r.group >= 0 else None, "points": r.points} for r in ed.routes]
+    tickets = [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "deck": t.deck} for t in ed.tickets]
+    merch = {ed.city_ids[c]: list(stack) for c, stack in enumerate(ed.merchandise) if stack}
+    return {"id": ed.id, "name": ed.name, "credit": ed.credit, "cities": cities, "routes": routes, "tickets": tickets,
+            "merchandise": merch, "rules": ed.raw["rules"]}
+
+
+# ---------------------------------------------------------------------- the app
+def create_app(settings: Settings) -> FastAPI:
+    db = Database(settings.database_url)
+    service = GameService(db, bot_lease_seconds=settings.bot_lease_seconds)
+    hub = Hub(service, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(migrate, db)
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            db.dispose()
+
+    app = FastAPI(title="ttr game server", version="1", description=API_DESCRIPTION, lifespan=lifespan)
+    app.state.service = service
+    app.state.hub = hub
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> Response:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> Response:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response(ApiError(400, "malformed_json", "the body is not valid JSON"))
+        parts = []
+        for e in errors[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+        return error_response(ApiError(422, "invalid_request", "; ".join(parts)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error_response(ApiError(exc.status_code, code, str(exc.detail)))
+
+    call = hub.call
+
+    async def live_game(game_id: str) -> LiveGame:
+        return await call(service.get, game_id)
+
+    # ------------------------------------------------------------------ editions
+    @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
+    async def list_editions() -> Response:
+        return json_response([edition_summary(e) for e in BUILTIN])
+
+    @app.get("/api/editions/{edition_id}/map", tags=["editions"], summary="Cities, routes, tickets and rules of a map")
+    async def get_map(edition_id: str) -> Response:
+        if edition_id not in BUILTIN:
+            raise ApiError(404, "unknown_edition", f"unknown edition {edition_id!r} (known: {', '.join(BUILTIN)})")
+        return json_response(edition_map(edition_id))
+
+    # ------------------------------------------------------------------ games
+    @app.post("/api/games", tags=["games"], status_code=201,
+              summary="Create a game: returns each human seat's secret token and join link")
+    async def create_game(body: CreateGame) -> Response:
+        out = await call(service.create_game, edition=body.edition, players=body.players, options=body.options,
+                         seat_specs=[s.model_dump() for s in body.seats] if body.seats is not None else None,
+                         hotseat=body.hotseat, public=body.public, name=body.name)
+        live = await live_game(out["game_id"])
+        hub.announce(live)
+        return json_response(out, 201)
+
+    @app.get("/api/games", tags=["games"], summary="Public games (open: waiting for players; active; finished)")
+    async def list_games(status: Literal["open", "active", "finished"] | None = None) -> Response:
+        assert status is None or status in STATUSES
+        return json_response(await call(service.list_games, status))
+
+    @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary")
+    async def game_summary(game_id: str) -> Response:
+        return json_response((await live_game(game_id)).summary())
+
+    @app.post("/api/games/{game_id}/join", tags=["games"],
+              summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)")
+    async def join(game_id: str, body: JoinBody, authorization: Annotated[str | None, Header()] = None) -> Response:
+        live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat)
+        hub.announce(live)
+        return json_response(out)
+
+    @app.get("/api/games/{game_id}/state", tags=["play"],
+             summary="My view of the game, my legal actions when it is my turn, whether I can undo")
+    async def state(game_id: str, authorization: Annotated[str | None, Header()] = None,
+                    seat: Annotated[int | None, Query(ge=0, le=7)] = None) -> Response:
+        token = bearer(authorization)
+        live = await live_game(game_id)
+        return json_response(live.state(authorise(live, token), seat))
+
+    @app.get("/api/games/{game_id}/spectate", tags=["play"], summary="The public view (no one's hand or tickets)")
+    async def spectate(game_id: str) -> Response:
+        live = await live_game(game_id)
+        st = live.state(SPECTATOR, None)
+        return json_response({"seq": st["seq"], "view": st["view"], "summary": st["summary"]})
+
+    @app.post("/api/games/{game_id}/actions", tags=["play"],
+              summary="Play an action (409 not_your_turn / state_changed; 422 illegal, with the reason)")
+    async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
+        token = bearer(authorization)
+        live = await live_game(game_id)
+        access = authorise(live, token)
+        new, stored = await call(service.submit, game_id, access, body.seat, body.action, body.expected_seq)
+        hub.announce(new)
+        return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(access.seats)} for e in stored]})
+
+    @app.post("/api/games/{game_id}/undo", tags=["play"],
+              summary="Take back your last action (only alone vs bots or hot-seat, never past hidden information)")
+    async def undo(game_id: str, authorization: Annotated[str | None, Header()] = None,
+                   body: Annotated[UndoBody | None, Body()] = None) -> Response:
+        token = bearer(authorization)
+        live = await live_game(game_id)
+        access = authorise(live, token)
+        new, _ = await call(service.undo, game_id, access, body.seat if body else None)
+        hub.announce(new)
+        return json_response({"seq": new.seq})
+
+    @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`")
+    async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:
+        live = await live_game(game_id)
+        return json_response({"seq": live.seq, "events": live.events_since(since, SPECTATOR)})
+
+    async def finished_record(game_id: str) -> dict[str, Any]:
+        live = await live_game(game_id)
+        if live.status != "finished":
+            raise ApiError(409, "not_finished", "the record is published when the game is over")
+        return live.record()
+
+    @app.get("/api/games/{game_id}/record", tags=["play"], summary="The record of a finished game (replayable)")
+    async def record(game_id: str) -> Response:
+        return json_response(await finished_record(game_id))
+
+    @app.get("/api/games/{game_id}/record.json", tags=["play"], summary="The record as a download (`ttr replay` reads it)")
+    async def record_download(game_id: str) -> Response:
+        rec = await finished_record(game_id)
+        return json_response(rec, headers={"Content-Disposition": f'attachment; filename="ttr-{game_id}.json"'})
+
+    # ------------------------------------------------------------------ WebSocket
+    @app.websocket("/ws/games/{game_id}")
+    async def ws_game(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        try:
+            token = ws.query_params.get("token") or None
+            seat = _int_param(ws.query_params.get("seat"), "seat")
+            since = _int_param(ws.query_params.get("since"), "since")
+            live = await live_game(game_id)
+            access = authorise(live, token) if token else SPECTATOR
+            live.choose_seat(access, seat)
+        except ApiError as exc:
+            await ws.send_text(json.dumps({"type": "error", "error": exc.body()["error"]}))
+            await ws.close(code=4000 + exc.status)
+            return
+        await Session(ws, hub, game_id, access, seat, settings.max_body_bytes).run(since)
+
+    # ------------------------------------------------------------------ static client
+    def page(name: str) -> Response:
+        for candidate in (name, "index.html"):
+            path = STATIC_DIR / candidate
+            if path.is_file():
+                return FileResponse(path, media_type="text/html")
+        return HTMLResponse("<!doctype html><title>ttr</title><p>The browser client is not installed. "
+                            "The API is documented at <a href='/docs'>/docs</a>.</p>")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> Response:
+        return page("play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
+        return page("replay.html")
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+def _int_param(raw: str | None, name: str) -> int | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, "bad_parameter", f"{name} must be an integer") from None
+    if value < 0:
+        raise ApiError(400, "bad_parameter", f"{name} must not be negative")
+    return value
+
+
+class Session:
+    """One WebSocket: sends an update after every change (what this seat may see), takes actions and pings."""
+
+    def __init__(self, ws: WebSocket, hub: Hub, game_id: str, access: Access, seat: int | None, max_bytes: int) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.game_id = game_id
+        self.access = access
+        self.seat = seat
+        self.max_bytes = max_bytes
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, obj: Any) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(json.dumps(obj, separators=(",", ":")))
+
+    async def run(self, since: int | None) -> None:
+        wake = self.hub.subscribe(self.game_id)
+        writer = asyncio.create_task(self.write(since, wake))
+        try:
+            await self.read()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.unsubscribe(self.game_id, wake)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def write(self, since: int | None, wake: asyncio.Event) -> None:
+        """Send everything after `since` (nothing but the state if None), then one update per change."""
+        service = self.hub.service
+        live = service.cached(self.game_id) or await self.hub.call(service.get, self.game_id)
+        last = since if since is not None and since <= live.seq else live.seq
+        first = True
+        while True:
+            live = service.cached(self.game_id) or live
+            if first or live.seq > last:
+                await self.send({"type": "update", "seq": live.seq,
+                                 "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
+                                 "state": live.state(self.access, self.seat)})
+                last = live.seq
+                first = False
+            await wake.wait()
+            wake.clear()
+
+    async def read(self) -> None:
+        while True:
+            text = await self.ws.receive_text()
+            if len(text) > self.max_bytes:
+                await self.error(ApiError(413, "too_large", f"message over {self.max_bytes} bytes"))
+                continue
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError:
+                await self.error(ApiError(400, "malformed_json", "the message is not valid JSON"))
+                continue
+            try:
+                await self.handle(msg)
+            except ApiError as exc:
+                await self.error(exc)
+
+    async def handle(self, msg: Any) -> None:
+        if not isinstance(msg, dict):
+            raise ApiError(400, "malformed", "a message must be a JSON object")
+        kind = msg.get("type")
+        if kind == "ping":
+            if set(msg) - {"type"}:
+                raise ApiError(400, "unknown_field", "ping takes no fields")
+            await self.send({"type": "pong"})
+            return
+        if kind != "action":
+            raise ApiError(400, "unknown_message", f"unknown message type {kind!r} (known: action, ping)")
+        if extra := set(msg) - {"type", "seat", "action", "expected_seq"}:
+            raise ApiError(400, "unknown_field", f"unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        seat, expected = msg.get("seat"), msg.get("expected_seq")
+        for name, value in (("seat", seat), ("expected_seq", expected)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ApiError(400, "malformed", f"{name} must be an integer")
+        if "action" not in msg:
+            raise ApiError(400, "malformed", "an action message needs 'action'")
+        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.access, seat, msg["action"], expected)
+        self.hub.announce(new)
+
+    async def error(self, exc: ApiError) -> None:
+        await self.send({"type": "error", "error": exc.body()["error"]})
+
+
+__all__ = ["create_app", "unknown_game"]

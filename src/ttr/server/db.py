@@ -1,0 +1,166 @@
+"""Tables (SQLAlchemy Core), engines and transactions for SQLite and PostgreSQL, and schema migrations.
+
+SQLite: WAL journal and ``synchronous=NORMAL`` (a commit survives the process being killed), and every
+write transaction starts with ``BEGIN IMMEDIATE`` so that writers queue on the database lock instead
+of failing half-way. PostgreSQL (psycopg 3): writers lock the game row with ``SELECT ... FOR UPDATE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("edition", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),  # JSON
+    sa.Column("name", sa.String(100), nullable=True),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("hotseat", sa.Boolean, nullable=False),
+    sa.Column("hotseat_token_hash", sa.String(64), nullable=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # open | active | finished
+    sa.Column("seq", sa.Integer, nullable=False),  # last event sequence number
+    sa.Column("action_count", sa.Integer, nullable=False),
+    sa.Column("position", sa.Text, nullable=False),  # Game.to_dict() JSON
+    sa.Column("to_move", sa.Integer, nullable=True),
+    sa.Column("bot_to_move", sa.Boolean, nullable=False),
+    sa.Column("bot_lease_owner", sa.String(64), nullable=True),
+    sa.Column("bot_lease_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_games_status", "status", "public"),
+    sa.Index("ix_games_bots", "status", "bot_to_move"),
+)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("type", sa.String(8), nullable=False),  # human | bot
+    sa.Column("level", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Boolean, nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),  # Action JSON
+    sa.Column("reveals", sa.Boolean, nullable=False),  # showed a hidden card or ticket: undo stops here
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+events = sa.Table(
+    "events", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("action_idx", sa.Integer, nullable=True),  # None: a server event (join, start, undo)
+    sa.Column("player", sa.Integer, nullable=True),
+    sa.Column("type", sa.String(32), nullable=False),
+    sa.Column("public", sa.Text, nullable=False),  # JSON: the form anyone may see
+    sa.Column("secret", sa.Text, nullable=True),  # JSON: added for `player` (and whoever controls that seat)
+    sa.Column("undone", sa.Boolean, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class Database:
+    """Engines and transactions. ``write()`` serialises writers; ``read()`` is a plain transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        self.is_postgres = url.startswith("postgresql")
+        if self.is_sqlite:
+            self.engine = _sqlite_engine(url, immediate=True)
+            self.read_engine = _sqlite_engine(url, immediate=False)
+        else:
+            self.engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.read_engine = self.engine
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.read_engine.connect() as conn:
+            yield conn
+
+    def lock_game(self, conn: Connection, game_id: str) -> sa.Row | None:
+        """The game's row, locked until the transaction ends (SQLite: the whole database already is)."""
+        q = sa.select(games.c.seq, games.c.status).where(games.c.id == game_id)
+        if self.is_postgres:
+            q = q.with_for_update()
+        return conn.execute(q).first()
+
+    def notify(self, conn: Connection, payload: str) -> None:
+        """Tell every process (LISTEN ttr_games) that a game changed; delivered when the transaction commits."""
+        if self.is_postgres:
+            conn.execute(sa.text("SELECT pg_notify('ttr_games', :p)"), {"p": payload})
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        if self.read_engine is not self.engine:
+            self.read_engine.dispose()
+
+
+def _sqlite_engine(url: str, immediate: bool) -> Engine:
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                              pool_size=8, max_overflow=16)
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_conn.isolation_level = None  # let SQLAlchemy's begin() below emit BEGIN itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:  # type: ignore[no-untyped-def]
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+MIGRATION_LOCK_KEY = 7_272_001  # PostgreSQL advisory lock: two processes starting at once migrate one after the other
+
+
+def migrate(db: Database) -> None:
+    """Bring the schema to the newest revision (Alembic, configured in code: works from an installed package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with db.engine.connect() as conn:
+        if db.is_postgres:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
+            conn.commit()
+        try:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            conn.commit()
+        finally:
+            if db.is_postgres:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK_KEY})
+                conn.commit()

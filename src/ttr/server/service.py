@@ -1,0 +1,582 @@
+"""Games as the server keeps them. The database is the truth; each process caches one immutable
+``LiveGame`` snapshot per game, replaced (never mutated) after every committed change.
+
+Every change (action, join, undo) runs the same way: take the process's lock for the game, open a write
+transaction, lock the game's row, bring the snapshot up to date if another process moved on, check
+and apply the change on a copy of the engine state, write it, commit — and only then swap the cached
+snapshot and let the caller announce it. So a change is never announced before it is durable, two
+changes to one game are serialised (the loser sees the new state and gets a 409), and a failed commit
+leaves nothing behind. Every change also increments the game's ``seq``; events carry their ``seq``.
+
+These methods are synchronous (SQLAlchemy); the web layer calls them from worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from ..bots import LEVELS
+from ..editions import BUILTIN
+from ..engine import Action, Event, Game, IllegalAction
+from ..errors import EditionError, TTRError
+from .db import Database, actions, events, games, seats
+from .errors import ApiError, unknown_game
+from .security import clean_name, hash_token, new_game_id, new_token
+from .undo import action_reveals, undo_point
+
+T = TypeVar("T")
+
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+STATUSES = (OPEN, ACTIVE, FINISHED)
+GAME_NAME_MAX = 64
+CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "state_changed", "not_started"})
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    if dt is None:
+        return None
+    if dt.tzinfo is None:  # SQLite gives back naive datetimes; we only ever store UTC
+        dt = dt.replace(tzinfo=UTC)
+    return dt.isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    type: str  # human | bot
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    joined: bool
+
+
+@dataclass(slots=True)
+class StoredEvent:
+    seq: int
+    action_idx: int | None
+    player: int | None
+    type: str
+    public: dict[str, Any]
+    secret: dict[str, Any] | None
+    at: str
+    undone: bool = False
+
+    def form(self, entitled: frozenset[int]) -> dict[str, Any]:
+        """The event as seen by whoever controls the seats `entitled` (empty: a spectator)."""
+        if self.secret and self.player in entitled:
+            return {**self.public, **self.secret}
+        return self.public
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a token may do: act for and see the secrets of `seats`. No seats: a spectator."""
+
+    seats: frozenset[int]
+    hotseat: bool = False
+
+    @property
+    def spectator(self) -> bool:
+        return not self.seats
+
+
+SPECTATOR = Access(frozenset())
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """One game at one `seq`. Never mutated: a change produces a new snapshot."""
+
+    id: str
+    edition: str
+    players: int
+    options: dict[str, Any]
+    name: str | None
+    public: bool
+    hotseat: bool
+    hotseat_hash: str | None
+    status: str
+    created_at: str
+    updated_at: str
+    seats: tuple[Seat, ...]
+    game: Game
+    seq: int
+    events: list[StoredEvent]  # index i holds seq i+1 (events are flagged as undone, never deleted)
+    actions: tuple[tuple[int, bool], ...]  # (seat, reveals) of every recorded action
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def humans(self) -> frozenset[int]:
+        return frozenset(s.seat for s in self.seats if s.type == "human")
+
+    @property
+    def undo_allowed(self) -> bool:
+        """Undo exists only when one person controls every human seat (alone vs bots, or hot-seat)."""
+        return self.hotseat or len(self.humans) == 1
+
+    @property
+    def bot_to_move(self) -> bool:
+        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].type == "bot"
+
+    def access(self, token: str | None) -> Access | None:
+        """The seats `token` controls; None if the token is not one of this game's."""
+        if not token:
+            return None
+        h = hash_token(token)
+        if self.hotseat_hash and secrets.compare_digest(h, self.hotseat_hash):
+            return Access(self.humans, hotseat=True)
+        for s in self.seats:
+            if s.token_hash and secrets.compare_digest(h, s.token_hash):
+                return Access(frozenset({s.seat}))
+        return None
+
+    def choose_seat(self, access: Access, seat: int | None) -> int | None:
+        """The seat whose view `access` gets: the one asked for, else the seat to move if controlled, else the first."""
+        if access.spectator:
+            return None
+        if seat is not None:
+            if seat not in access.seats:
+                raise ApiError(403, "not_your_seat", f"this token does not control seat {seat}")
+            return seat
+        if self.game.current in access.seats and not self.game.is_over:
+            return self.game.current
+        return min(access.seats)
+
+    def undo_check(self, access: Access) -> int | str:
+        """Actions to keep for `access` to undo, or why it cannot."""
+        if not self.undo_allowed:
+            return "undo is only available when one person controls every human seat (alone against bots, or hot-seat)"
+        if access.spectator or not self.humans <= access.seats:
+            return "only the player controlling every human seat may undo"
+        if self.status != ACTIVE:
+            return "the game is over" if self.status == FINISHED else "the game has not started"
+        return undo_point(self.actions, access.seats)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the game (lobby lists, page headers): never a secret."""
+        if "summary" not in self.memo:
+            seat_list = []
+            for s in self.seats:
+                d: dict[str, Any] = {"seat": s.seat, "type": s.type, "joined": s.joined}
+                if s.level:
+                    d["level"] = s.level
+                if s.name:
+                    d["name"] = s.name
+                seat_list.append(d)
+            g = self.game
+            self.memo["summary"] = {
+                "game_id": self.id, "name": self.name, "edition": self.edition, "players": self.players,
+                "options": self.options, "hotseat": self.hotseat, "public": self.public, "seats": seat_list,
+                "status": self.status, "phase": g.phase, "current": None if g.is_over else g.current, "turn": g.turn,
+                "created_at": self.created_at, "updated_at": self.updated_at, "seq": self.seq,
+            }
+        return self.memo["summary"]
+
+    def state(self, access: Access, seat: int | None) -> dict[str, Any]:
+        """GET /state and the `state` of WebSocket updates: this seat's view and, on its turn, its legal actions."""
+        view_seat = self.choose_seat(access, seat)
+        key = ("state", access, view_seat)
+        if key not in self.memo:
+            g = self.game
+            my_turn = view_seat is not None and self.status == ACTIVE and not g.is_over and g.current == view_seat
+            self.memo[key] = {
+                "seq": self.seq,
+                "seat": view_seat,
+                "seats_controlled": sorted(access.seats),
+                "view": g.view(view_seat).to_dict(),
+                "legal": [a.to_json() for a in g.legal_actions()] if my_turn else [],
+                "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
+                "summary": self.summary(),
+            }
+        return self.memo[key]
+
+    def events_since(self, since: int, access: Access) -> list[dict[str, Any]]:
+        """Events after `since` (undone ones left out), in the form `access` may see."""
+        return [{"seq": e.seq, "event": e.form(access.seats), "at": e.at}
+                for e in self.events[max(since, 0):] if not e.undone]
+
+    def record(self) -> dict[str, Any]:
+        rec = self.game.record()
+        rec["game_id"] = self.id
+        rec["names"] = [s.name or (f"{s.level} bot" if s.type == "bot" else f"Player {s.seat + 1}") for s in self.seats]
+        rec["seats"] = [{"type": s.type, **({"level": s.level} if s.level else {})} for s in self.seats]
+        return rec
+
+
+class GameService:
+    """Creates games and applies changes to them; keeps the per-process snapshot cache."""
+
+    def __init__(self, db: Database, *, bot_lease_seconds: float = 15.0) -> None:
+        self.db = db
+        self.process_id = uuid.uuid4().hex
+        self.bot_lease = timedelta(seconds=bot_lease_seconds)
+        self._cache: dict[str, LiveGame] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # ------------------------------------------------------------------ cache
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
+
+    def _store(self, live: LiveGame) -> LiveGame:
+        with self._guard:
+            cur = self._cache.get(live.id)
+            if cur is None or live.seq >= cur.seq:
+                self._cache[live.id] = live
+                return live
+            return cur
+
+    def cached(self, game_id: str) -> LiveGame | None:
+        return self._cache.get(game_id)
+
+    def forget(self, game_id: str) -> None:
+        with self._guard:
+            self._cache.pop(game_id, None)
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game as the database has it now (from the cache when the cache is current)."""
+        if not isinstance(game_id, str) or len(game_id) > 32:
+            raise unknown_game(str(game_id)[:40])
+        with self.db.read() as conn:
+            seq = conn.execute(sa.select(games.c.seq).where(games.c.id == game_id)).scalar()
+            if seq is None:
+                raise unknown_game(game_id)
+            cur = self._cache.get(game_id)
+            if cur is not None and cur.seq == seq:
+                return cur
+        return self._store(self._load_consistent(game_id))
+
+    def _load_consistent(self, game_id: str) -> LiveGame:
+        conn_ctx = self.db.read_engine.connect()
+        if self.db.is_postgres:
+            conn_ctx = conn_ctx.execution_options(isolation_level="REPEATABLE READ")
+        with conn_ctx as conn, conn.begin():
+            live = self._load(conn, game_id)
+        if live is None:
+            raise unknown_game(game_id)
+        return live
+
+    def _load(self, conn: Connection, game_id: str) -> LiveGame | None:
+        row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            return None
+        seat_rows = conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+        ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
+        act_rows = conn.execute(sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id)
+                                .order_by(actions.c.idx)).all()
+        game = Game.from_dict(json.loads(row.position))
+        if len(game.history) != len(act_rows) or len(ev_rows) != row.seq:
+            raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
+        return LiveGame(
+            id=row.id, edition=row.edition, players=row.players, options=json.loads(row.options), name=row.name,
+            public=row.public, hotseat=row.hotseat, hotseat_hash=row.hotseat_token_hash, status=row.status,
+            created_at=_iso(row.created_at) or "", updated_at=_iso(row.updated_at) or "",
+            seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined) for s in seat_rows),
+            game=game, seq=row.seq,
+            events=[StoredEvent(e.seq, e.action_idx, e.player, e.type, json.loads(e.public),
+                                json.loads(e.secret) if e.secret else None, _iso(e.at) or "", e.undone) for e in ev_rows],
+            actions=tuple((a.seat, a.reveals) for a in act_rows),
+        )
+
+    def _change(self, game_id: str, fn: Callable[[Connection, LiveGame], tuple[LiveGame, T]]) -> tuple[LiveGame, T]:
+        """Run `fn` on the current snapshot inside a write transaction holding the game's lock."""
+        if not isinstance(game_id, str) or len(game_id) > 32:
+            raise unknown_game(str(game_id)[:40])
+        with self._lock(game_id):
+            with self.db.write() as conn:
+                row = self.db.lock_game(conn, game_id)
+                if row is None:
+                    raise unknown_game(game_id)
+                live = self._cache.get(game_id)
+                if live is None or live.seq != row.seq:
+                    live = self._load(conn, game_id)
+                    assert live is not None
+                new, result = fn(conn, live)
+            return self._store(new), result
+
+    # ------------------------------------------------------------------ writing helpers
+    def _append(self, conn: Connection, live: LiveGame, now: datetime, new_events: Sequence[tuple[int | None, Event]],
+                **row_changes: Any) -> tuple[LiveGame, list[StoredEvent]]:
+        """Insert `new_events` (action index, engine event), update the game row, notify: the common tail of changes."""
+        at = _iso(now) or ""
+        stored = [StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
+                  for i, (idx, e) in enumerate(new_events)]
+        if stored:
+            conn.execute(events.insert(), [
+                {"game_id": live.id, "seq": s.seq, "action_idx": s.action_idx, "player": s.player, "type": s.type,
+                 "public": _dumps(s.public), "secret": _dumps(s.secret) if s.secret else None, "undone": False, "at": now}
+                for s in stored])
+        game: Game = row_changes.pop("game", live.game)
+        status = row_changes.pop("status", live.status)
+        if status == ACTIVE and game.is_over:
+            status = FINISHED
+        new = replace(live, game=game, status=status, seq=live.seq + len(stored), events=live.events + stored,
+                      updated_at=at, memo={}, **row_changes)
+        values: dict[str, Any] = {
+            "seq": new.seq, "status": status, "updated_at": now, "to_move": None if game.is_over else game.current,
+            "bot_to_move": new.bot_to_move, "bot_lease_owner": None, "bot_lease_until": None,
+        }
+        if game is not live.game:
+            values["position"] = _dumps(game.to_dict())
+            values["action_count"] = len(game.history)
+        if status == FINISHED and live.status != FINISHED:
+            values["finished_at"] = now
+        conn.execute(games.update().where(games.c.id == live.id).values(**values))
+        self.db.notify(conn, f"{live.id} {new.seq}")
+        return new, stored
+
+    # ------------------------------------------------------------------ create
+    def create_game(self, *, edition: str, players: int | None, options: dict[str, Any], seat_specs: list[dict[str, Any]] | None,
+                    hotseat: bool, public: bool, name: str | None) -> dict[str, Any]:
+        if edition not in BUILTIN:
+            raise ApiError(400, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
+        if seat_specs is None:
+            n = players or 2
+            seat_specs = [{"type": "human"}] + [{"type": "bot", "level": "medium"}] * (n - 1)
+        if players is None:
+            players = len(seat_specs)
+        if len(seat_specs) != players:
+            raise ApiError(422, "bad_seats", f"give one seat per player: {players} players but {len(seat_specs)} seats")
+        try:
+            game = Game(edition, players, secrets.randbits(48), options or None)
+        except IllegalAction as exc:
+            raise ApiError(422, exc.code, exc.reason) from None
+        except EditionError as exc:
+            raise ApiError(422, "bad_options", str(exc)) from None
+        clean_title = None
+        if name is not None and name.strip():
+            try:
+                clean_title = clean_name(name, GAME_NAME_MAX)
+            except ValueError as exc:
+                raise ApiError(422, "bad_name", f"game name: {exc}") from None
+        now = _now()
+        game_id = new_game_id()
+        hotseat_token = new_token() if hotseat else None
+        seat_rows: list[dict[str, Any]] = []
+        out_seats: list[dict[str, Any]] = []
+        humans = 0
+        for i, spec in enumerate(seat_specs):
+            kind = spec.get("type")
+            if kind == "bot":
+                level = spec.get("level") or "medium"
+                if level not in LEVELS:
+                    raise ApiError(422, "bad_level", f"seat {i}: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+                seat_rows.append({"seat": i, "type": "bot", "level": level, "name": None, "token_hash": None,
+                                  "joined": True, "joined_at": now})
+                out_seats.append({"seat": i, "type": "bot", "level": level})
+                continue
+            humans += 1
+            seat_name = None
+            if spec.get("name") is not None:
+                try:
+                    seat_name = clean_name(spec["name"])
+                except ValueError as exc:
+                    raise ApiError(422, "bad_name", f"seat {i}: {exc}") from None
+            if hotseat:
+                seat_rows.append({"seat": i, "type": "human", "level": None, "name": seat_name or f"Player {i + 1}",
+                                  "token_hash": None, "joined": True, "joined_at": now})
+                out_seats.append({"seat": i, "type": "human", "token": None,
+                                  "join_url": f"/play/{game_id}?token={hotseat_token}"})
+            else:
+                token = new_token()
+                seat_rows.append({"seat": i, "type": "human", "level": None, "name": seat_name, "token_hash": hash_token(token),
+                                  "joined": False, "joined_at": None})
+                out_seats.append({"seat": i, "type": "human", "token": token, "join_url": f"/play/{game_id}?token={token}"})
+        if hotseat and not humans:
+            raise ApiError(422, "bad_seats", "a hot-seat game needs at least one human seat")
+        status = ACTIVE if all(r["joined"] for r in seat_rows) else OPEN
+        with self.db.write() as conn:
+            conn.execute(games.insert().values(
+                id=game_id, edition=edition, players=players, options=_dumps(game.options), name=clean_title, public=public,
+                hotseat=hotseat, hotseat_token_hash=hash_token(hotseat_token) if hotseat_token else None, seed=game.seed,
+                status=status, seq=0, action_count=0, position=_dumps(game.to_dict()), to_move=game.current,
+                bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
+                created_at=now, updated_at=now))
+            conn.execute(seats.insert(), [{"game_id": game_id, **r} for r in seat_rows])
+            if status == ACTIVE:
+                live = self._load(conn, game_id)
+                assert live is not None
+                live, _ = self._append(conn, live, now, [(None, Event("game_started", None, {}))])
+        out: dict[str, Any] = {"game_id": game_id, "seats": out_seats}
+        if hotseat_token:
+            out["hotseat_token"] = hotseat_token
+            out["join_url"] = f"/play/{game_id}?token={hotseat_token}"
+        return out
+
+    # ------------------------------------------------------------------ join
+    def join(self, game_id: str, token: str | None, name: object, seat: int | None) -> tuple[LiveGame, dict[str, Any]]:
+        try:
+            display = clean_name(name)
+        except ValueError as exc:
+            raise ApiError(422, "bad_name", str(exc)) from None
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
+            if live.status == FINISHED:
+                raise ApiError(409, "game_over", "the game is over")
+            issued: str | None = None
+            if token:
+                access = live.access(token)
+                if access is None:
+                    raise ApiError(401, "bad_token", "this token is not a seat of this game")
+                target = seat if seat is not None else min(access.seats)
+                if target not in access.seats:
+                    raise ApiError(403, "not_your_seat", f"this token does not control seat {target}")
+                issued = token
+            else:
+                if not live.public:
+                    raise ApiError(403, "private_game", "this game is private: join with your invitation link")
+                free = [s.seat for s in live.seats if s.type == "human" and not s.joined]
+                if seat is not None:
+                    if not 0 <= seat < live.players:
+                        raise ApiError(422, "bad_seat", f"no seat {seat}; seats are 0-{live.players - 1}")
+                    if seat not in free:
+                        raise ApiError(409, "seat_taken", f"seat {seat} is not a free human seat")
+                    target = seat
+                elif not free:
+                    raise ApiError(409, "game_full", "every human seat is taken")
+                else:
+                    target = free[0]
+                issued = new_token()
+            now = _now()
+            old = live.seats[target]
+            values: dict[str, Any] = {"name": display, "joined": True, "joined_at": now}
+            if not token:
+                values["token_hash"] = hash_token(issued)
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(**values))
+            new_seat = replace(old, name=display, joined=True, token_hash=values.get("token_hash", old.token_hash))
+            new_seats = tuple(new_seat if s.seat == target else s for s in live.seats)
+            evs: list[tuple[int | None, Event]] = [(None, Event("player_joined", target, {"name": display}))]
+            status = live.status
+            if status == OPEN and all(s.joined for s in new_seats):
+                status = ACTIVE
+                evs.append((None, Event("game_started", None, {})))
+            new, _ = self._append(conn, live, now, evs, seats=new_seats, status=status)
+            return new, {"seat": target, "token": issued}
+
+        return self._change(game_id, change)
+
+    # ------------------------------------------------------------------ actions
+    def submit(self, game_id: str, access: Access, seat: int | None, action_json: Any,
+               expected_seq: int | None) -> tuple[LiveGame, list[StoredEvent]]:
+        """Apply one action for a seat `access` controls (a bot's access for bots). Raises ApiError, changing nothing."""
+        if access.spectator:
+            raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
+        try:
+            action = Action.from_json(action_json)
+        except TTRError as exc:
+            raise ApiError(400, "malformed", str(exc)) from None
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
+            g = live.game
+            if live.status == OPEN:
+                raise ApiError(409, "not_started", "the game starts when every human seat has joined")
+            if live.status == FINISHED or g.is_over:
+                raise ApiError(409, "game_over", "the game is over")
+            if expected_seq is not None and expected_seq != live.seq:
+                raise ApiError(409, "state_changed", f"the game moved on (seq {live.seq}, you expected {expected_seq})")
+            acting = seat
+            if acting is None:
+                acting = g.current if g.current in access.seats else min(access.seats)
+            elif acting not in access.seats:
+                raise ApiError(403, "not_your_seat", f"this token does not control seat {acting}")
+            if acting != g.current:
+                raise ApiError(409, "not_your_turn", f"it is player {g.current + 1}'s turn, not yours")
+            after = g.clone()
+            try:
+                evs = after.apply(action, acting)
+            except IllegalAction as exc:
+                raise ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.reason) from None
+            if not evs:  # e.g. declining to place a passenger: still an event, so every action has a seq
+                evs = [Event(action.type, acting, {})]
+            idx = len(g.history)
+            reveals = action_reveals(g, action, after)
+            now = _now()
+            conn.execute(actions.insert().values(game_id=live.id, idx=idx, seat=acting, action=_dumps(action.to_json()),
+                                                 reveals=reveals, at=now))
+            return self._append(conn, live, now, [(idx, e) for e in evs], game=after,
+                                actions=(*live.actions, (acting, reveals)))
+
+        return self._change(game_id, change)
+
+    def undo(self, game_id: str, access: Access, seat: int | None) -> tuple[LiveGame, list[StoredEvent]]:
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
+            if seat is not None and seat not in access.seats:
+                raise ApiError(403, "not_your_seat", f"this token does not control seat {seat}")
+            keep = live.undo_check(access)
+            if isinstance(keep, str):
+                raise ApiError(409, "undo_unavailable", keep)
+            record = live.game.record()
+            undone_count = len(record["actions"]) - keep
+            record["actions"] = record["actions"][:keep]
+            rebuilt = Game.replay(record)
+            conn.execute(actions.delete().where(actions.c.game_id == live.id, actions.c.idx >= keep))
+            conn.execute(events.update().where(events.c.game_id == live.id, events.c.action_idx >= keep,
+                                               events.c.undone.is_(False)).values(undone=True))
+            flagged = [replace(e, undone=True) if (e.action_idx is not None and e.action_idx >= keep) else e
+                       for e in live.events]
+            who = live.actions[keep][0]
+            base = replace(live, events=flagged)
+            return self._append(conn, base, _now(), [(None, Event("undo", who, {"actions": undone_count}))],
+                                game=rebuilt, actions=live.actions[:keep])
+
+        return self._change(game_id, change)
+
+    # ------------------------------------------------------------------ bots
+    def take_bot_lease(self, game_id: str, seq: int) -> bool:
+        """Claim the right to play the bot turn at `seq` for a while; False if another process holds it or the game moved."""
+        now = _now()
+        with self.db.write() as conn:
+            res = conn.execute(games.update().where(
+                games.c.id == game_id, games.c.seq == seq, games.c.bot_to_move.is_(True),
+                sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now,
+                       games.c.bot_lease_owner == self.process_id),
+            ).values(bot_lease_owner=self.process_id, bot_lease_until=now + self.bot_lease))
+            return res.rowcount == 1
+
+    def bot_games_due(self, idle_seconds: float) -> list[str]:
+        """Active games waiting for a bot, unchanged for `idle_seconds` and not leased: their driver may have died."""
+        now = _now()
+        with self.db.read() as conn:
+            rows = conn.execute(sa.select(games.c.id).where(
+                games.c.status == ACTIVE, games.c.bot_to_move.is_(True),
+                games.c.updated_at <= now - timedelta(seconds=idle_seconds),
+                sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now))).all()
+        return [r.id for r in rows]
+
+    # ------------------------------------------------------------------ lists
+    def list_games(self, status: str | None, limit: int = 200) -> list[dict[str, Any]]:
+        """Public games, newest first (private games are reachable only through their links)."""
+        with self.db.read() as conn:
+            q = sa.select(games.c.id).where(games.c.public.is_(True))
+            if status:
+                q = q.where(games.c.status == status)
+            ids = [r.id for r in conn.execute(q.order_by(games.c.updated_at.desc()).limit(limit)).all()]
+        out = []
+        for gid in ids:
+            try:
+                out.append(self.get(gid).summary())
+            except ApiError:  # deleted in between
+                continue
+        return out

@@ -1,0 +1,51 @@
+"""Undo: which actions may be taken back, and how far.
+
+Rule (documented in docs/api.md): an action *reveals* hidden information when a card or ticket that
+nobody had seen comes into anyone's sight. Those actions are: a blind draw (the drawer sees the card),
+a face-up draw (the market is refilled from the deck: everyone sees the new card), a ticket draw, a
+claim of a tunnel (three cards are turned over), and the last action of the game (all tickets are
+shown). Everything else — a claim without a tunnel, a station, keeping tickets already seen, paying for
+or declining a tunnel already revealed, placing or moving a passenger, passing — reveals nothing.
+
+Undo goes back to the controller's previous decision point: it removes the controller's last action and
+everything played after it (bots' moves included) — but only if none of those actions revealed hidden
+information, by anyone, so that undoing can never be used to peek at the deck or the tickets. The
+engine is deterministic given the seed and the actions, so the game is rebuilt by replaying the record
+without the removed actions: the deck order stays exactly what it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import Action, Game
+
+REVEALING_TYPES = frozenset({"draw_blind", "draw_faceup", "draw_tickets"})
+
+
+def action_reveals(before: Game, action: Action, after: Game) -> bool:
+    """Whether applying `action` to `before` (giving `after`) showed anyone a hidden card or ticket."""
+    if action.type in REVEALING_TYPES or after.is_over:
+        return True
+    if action.type == "claim":
+        ri = before.edition.route_index.get(action.route or "")
+        if ri is not None and before.edition.routes[ri].tunnel:
+            return True
+    if len(after.deck) < len(before.deck):  # a card left the deck some other way: be safe
+        return True
+    return any(len(after.ticket_decks.get(d, ())) < len(cards) for d, cards in before.ticket_decks.items())
+
+
+def undo_point(actions: Sequence[tuple[int, bool]], controlled: frozenset[int]) -> int | str:
+    """How many actions to keep to undo the controller's last action, or the reason it cannot be undone.
+
+    `actions` are (seat, reveals) for every recorded action, in order.
+    """
+    for i in range(len(actions) - 1, -1, -1):
+        seat, reveals = actions[i]
+        if reveals:
+            who = "your" if seat in controlled else f"player {seat + 1}'s"
+            return f"cannot undo: {who} last action revealed a hidden card or ticket"
+        if seat in controlled:
+            return i
+    return "there is nothing of yours to undo"
