@@ -5,11 +5,11 @@ area; each opponent route costs one passenger card. Finding the best trip is a p
 trail problem with no known fast exact method, so the search is exact while it is small and
 heuristic past a fixed budget of expanded states (see docs/marklin.md, "Which trips are offered"):
 
-1. Exact levels: for 0, 1, 2, ... opponent routes (below the player's passenger cards) an exhaustive
-   search, while it fits in half the budget. These results never depend on how many passenger
-   cards the player holds beyond that level.
-2. One search with every passenger card usable, on the rest of the budget, greedy first (the
-   richest next city, then own routes first), so a cut-off search has still tried the best lines.
+1. One search with every passenger card usable, on half the budget, greedy first (the richest next
+   city, then own routes first). If it finishes, every result is exact (the usual case in play).
+2. Otherwise exact levels: for 0, 1, 2, ... opponent routes (below the player's passenger cards) an
+   exhaustive search, while it fits in the other half. These results never depend on how many
+   passenger cards the player holds beyond that level.
 
 States are (city, routes used): two orders of the same routes ending in the same city have the same
 value (tokens taken per city follow from the routes used) and the same future, so one is pruned.
@@ -46,6 +46,15 @@ def best_trails(edition: Edition, route_owner: Sequence[int], merch: Sequence[Se
         stack = merch[city]
         return stack[-1 - k] if k < len(stack) else 0
 
+    moves: dict[int, list[tuple[int, int, int]]] = {}  # city -> (route, other city, 1 if an opponent's)
+
+    def moves_from(city: int) -> list[tuple[int, int, int]]:
+        out = moves.get(city)
+        if out is None:
+            out = moves[city] = [(ri, other, int(route_owner[ri] != player)) for ri, other in adjacency[city]
+                                 if route_owner[ri] >= 0 and area[other] is None]
+        return out
+
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
         seen: set[tuple[int, int]] = set()
@@ -62,33 +71,29 @@ def best_trails(edition: Edition, route_owner: Sequence[int], merch: Sequence[Se
             left -= 1
             if path and value > best.get(foreign, (0,))[0]:
                 best[foreign] = (value, path.copy())
-            steps = []
-            for ri, other in adjacency[city]:
-                o = route_owner[ri]
-                if o < 0 or used >> ri & 1 or area[other] is not None:
-                    continue
-                f = foreign + (o != player)
-                if f <= cap:
-                    steps.append((gain(other), -f, ri, other))
-            steps.sort(reverse=True)
+            steps = [(gain(other), -f, ri, other) for ri, other, f in moves_from(city)
+                     if not used >> ri & 1 and foreign + f <= cap]
+            if len(steps) > 1:
+                steps.sort(reverse=True)
             for g, minus_f, ri, other in steps:
                 count = 1 if g or not once else 0
                 taken[other] = taken.get(other, 0) + count
                 path.append(ri)
-                dfs(other, used | 1 << ri, -minus_f, value + g)
+                dfs(other, used | 1 << ri, foreign - minus_f, value + g)
                 path.pop()
                 taken[other] -= count
 
         dfs(start, 0, 0, 0)
         return budget - left, left > 0
 
-    exact_budget = limit // 2
-    for cap in range(max_foreign):
-        spent, finished = search(cap, exact_budget)
-        exact_budget -= spent
-        if not finished:
-            break
-    search(max_foreign, limit // 2 + exact_budget)
+    _, finished = search(max_foreign, limit - limit // 2)
+    if not finished:
+        exact_budget = limit // 2
+        for cap in range(max_foreign):
+            spent, finished = search(cap, exact_budget)
+            exact_budget -= spent
+            if not finished:
+                break
 
     out: dict[int, Trip] = {}
     top = 0
