@@ -22,6 +22,7 @@ from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, PASSENGER, Cards
 from ttr.cli import main as cli_main
 from ttr.editions import DATA_DIR, Edition, get_edition, parse_edition
 from ttr.engine import Action, Game, IllegalAction
+from ttr.engine.trails import best_trails
 
 MARKLIN = get_edition("marklin")
 
@@ -573,6 +574,54 @@ def test_offered_trips_are_the_best_per_number_of_opponent_routes_and_legal() ->
         h = g.clone()
         h.apply(offered[k])
         assert sum(h.tokens[0]) == expected
+
+
+def crowded_board(players: int = 5, seed: int = 0) -> dict[str, int]:
+    """Every route claimed: player 0 the shortest ones its 45 trains allow, the others the rest."""
+    rng = random.Random(seed)
+    owners: dict[str, int] = {}
+    trains = MARKLIN.rules.trains
+    for r in sorted(MARKLIN.routes, key=lambda r: (r.length, r.index)):
+        siblings = MARKLIN.group_routes[r.group] if r.group >= 0 else ()
+        if r.length <= trains and not any(owners.get(MARKLIN.routes[o].id) == 0 for o in siblings):
+            owners[r.id] = 0
+            trains -= r.length
+    for r in MARKLIN.routes:
+        owners.setdefault(r.id, rng.randrange(1, players))
+    return owners
+
+
+def offered_values(g: Game) -> dict[int, int]:
+    """Token points of each offered trip (applied on a copy), by passenger cards spent."""
+    values = {}
+    for a in g.legal_actions():
+        if a.type == "move_passenger":
+            h = g.clone()
+            h.apply(a)
+            values[a.cards[PASSENGER]] = sum(h.tokens[0])
+    return values
+
+
+def test_holding_many_passenger_cards_keeps_the_cheap_trips_optimal() -> None:
+    """Regression: the first bounded search spent its whole budget deep among opponent routes, so with
+    10 passenger cards it offered no own-routes trip at all and a 1-card trip far below the best."""
+    routes = crowded_board()
+    shipped = {c: list(s) for c, s in zip(MARKLIN.city_ids, MARKLIN.merchandise, strict=True) if s}
+
+    def position(k: int) -> Game:
+        g = mover(routes, [["frankfurt", None, None]] + [[None] * 3] * 4, passenger_cards=k, players=5)
+        return arrange(g, merchandise=shipped)
+
+    g = position(2)  # up to 2 opponent routes the exhaustive search is small
+    front = best_trails(g.edition, g.route_owner, g.merch, 0, g.edition.city_index["frankfurt"], 2, True, 10**7)
+    exact = {f: v for f, (v, _) in front.items()}
+    assert sorted(exact) == [0, 1, 2]
+    for k in range(11):
+        values = offered_values(position(k))
+        assert set(values) <= set(range(k + 1)) and (k < 3 or len(values) > 3)
+        for f, v in exact.items():
+            if f <= k:
+                assert max([x for j, x in values.items() if j <= f] or [0]) == v, (k, f)
 
 
 # ---------------------------------------------------------------- brute-force check of the offered trips
