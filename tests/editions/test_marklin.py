@@ -795,7 +795,7 @@ def test_replacing_tickets_and_merchandise_is_a_data_only_change(tmp_path: Any) 
     assert Game.replay(g.record(), ed).result() == g.result()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
 def test_every_card_and_token_is_accounted_for_in_random_games(seed: int, players: int) -> None:
     g = play_random(Game("marklin", players, seed), seed, check=True)
@@ -808,6 +808,25 @@ def test_every_card_and_token_is_accounted_for_in_random_games(seed: int, player
     for p, row in enumerate(res["players"]):
         assert row["merchandise"] == sum(g.tokens[p]) and row["longest_path_bonus"] == 0
     assert Game.replay(g.record()).result() == res
+
+
+def test_random_games_exercise_passengers_and_passenger_cards() -> None:
+    """The random games above do reach the Märklin actions: placements, trips with and without cards."""
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        g = Game("marklin", 2 + seed % 4, seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            a = rng.choice(g.legal_actions())
+            g.step(a)
+            if a.type == "place_passenger":
+                seen["placed" if a.city else "declined"] += 1
+            elif a.type == "move_passenger":
+                seen["trip with cards" if a.cards[PASSENGER] else "trip"] += 1
+            elif a.type == "claim" and a.cards[CARD_INDEX["locomotive_plus4"]]:
+                seen["+4 paid"] += 1
+        assert token_census(g) == token_census(Game("marklin", 2, 0))
+    assert min(seen[k] for k in ("placed", "declined", "trip", "trip with cards", "+4 paid")) > 0, seen
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
