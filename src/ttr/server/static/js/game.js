@@ -1,0 +1,678 @@
+// The game page (/play/{id}): board, market, hand, tickets, players, log, and the dialogs that
+// walk a player through every decision. State comes from the server (GET /state, then WebSocket
+// updates); every decision is sent as one action and the server's answer is shown as it is.
+
+import { api, ApiError, GameSocket, saveToken, savedTokens } from "./api.js";
+import { Board } from "./board.js";
+import { cardName, cardTile } from "./cards.js";
+import { CARD_KINDS, PLAYER_COLOURS, PLAYER_SHAPES } from "./colours.js";
+import { h, toast } from "./dom.js";
+import { describeEvent } from "./eventlog.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { analyseLegal } from "./legal.js";
+import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
+import { endNodes, ticketStatus } from "./network.js";
+import { icon } from "./icons.js";
+import { finalSheet } from "./scoresheet.js";
+import * as sheets from "./sheets.js";
+
+export async function startGame(root, gameId, params) {
+  const game = new GameClient(root, gameId, params);
+  await game.start();
+  return game;
+}
+
+export class GameClient {
+  constructor(root, gameId, params) {
+    this.root = root;
+    this.id = gameId;
+    const saved = savedTokens()[gameId];
+    this.watch = params.get("watch") === "1";
+    this.token = this.watch ? null : params.get("token") || (saved && saved.token) || null;
+    if (this.token && params.get("token")) saveToken(gameId, { token: this.token });
+    this.state = null;
+    this.summary = null;
+    this.map = null;
+    this.log = [];
+    this.logSeq = 0;
+    this.sheet = null; // the dialog the player opened (claim, station, passenger trip, ticket mix)
+    this.busy = false;
+    this.shownSeat = null; // hot-seat: whose cards are on screen
+    this.coverFor = null; // hot-seat: seat waiting behind the "pass the device" cover
+    this.finalDismissed = false;
+    this.pathOwner = null; // final screen: whose longest path is drawn
+  }
+
+  get view() { return this.state ? this.state.view : null; }
+  get mySeat() { return this.state ? this.state.seat : null; }
+  get hotseat() { return !!(this.summary && this.summary.hotseat) && this.state && this.state.seats_controlled.length > 1; }
+
+  async start() {
+    this.root.replaceChildren(h("div", { class: "loading", i18n: "common.loading" }, t("common.loading")));
+    try {
+      this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
+      this.map = await api("GET", `/api/editions/${encodeURIComponent(this.summary.edition)}/map`);
+    } catch (err) {
+      this.root.replaceChildren(h("div", { class: "page-error" }, h("h1", {}, t("error.no_game")), h("p", {}, err.message),
+        h("a", { href: "/", class: "button" }, t("nav.lobby"))));
+      return;
+    }
+    if (this.token) {
+      try {
+        await this.fetchState();
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+          toast(t("error.bad_token"), "error");
+          this.token = null;
+        } else throw err;
+      }
+    }
+    if (!this.token) await this.fetchState();
+    this.buildLayout();
+    await this.loadLog();
+    this.connect();
+    this.render();
+    onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
+  }
+
+  // ---------------------------------------------------------------- server
+  async fetchState(seat = null) {
+    if (!this.token) {
+      const s = await api("GET", `/api/games/${encodeURIComponent(this.id)}/spectate`);
+      this.setState({ seq: s.seq, seat: null, seats_controlled: [], view: s.view, legal: [], can_undo: false, summary: s.summary || this.summary });
+      return;
+    }
+    const q = seat !== null && seat !== undefined ? `?seat=${seat}` : "";
+    const s = await api("GET", `/api/games/${encodeURIComponent(this.id)}/state${q}`, { token: this.token });
+    this.setState(s);
+  }
+
+  setState(s) {
+    if (this.state && s.seq < this.state.seq && s.seat === this.state.seat) return; // an older answer arrived late
+    this.state = s;
+    if (s.summary) this.summary = s.summary;
+    if (s.seat !== null && s.seat !== undefined && !this.hotseat) saveToken(this.id, { token: this.token, seat: s.seat, edition: this.summary.edition });
+    if (this.hotseat) saveToken(this.id, { token: this.token, hotseat: true, edition: this.summary.edition });
+  }
+
+  /** Hot-seat: the seat whose cards should be on screen — the player to move if it is one of ours, else the last one shown. */
+  desiredSeat() {
+    const v = this.view;
+    if (!this.hotseat || !v) return this.mySeat;
+    if (v.phase !== "over" && this.state.seats_controlled.includes(v.current)) return v.current;
+    return this.shownSeat ?? this.mySeat;
+  }
+
+  async loadLog() {
+    try {
+      const res = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=0`, { token: this.token });
+      this.log = [];
+      this.logSeq = 0;
+      for (const item of res.events || []) this.addLog(item.seq, item.event);
+    } catch {
+      // the log is a convenience: the game works without it
+    }
+    this.renderLog();
+  }
+
+  addLog(seq, ev) {
+    if (seq <= this.logSeq) return;
+    this.logSeq = seq;
+    const text = describeEvent(ev, this.map, this.summary);
+    if (text) this.log.push({ seq, text, ev });
+  }
+
+  connect() {
+    if (this.socket) this.socket.close();
+    this.socket = new GameSocket(this.id, {
+      token: this.token,
+      seat: this.hotseat ? null : this.mySeat,
+      since: this.state ? this.state.seq : 0,
+      onUpdate: (msg) => this.onUpdate(msg),
+      onError: (err) => toast(t("error.refused", { message: err.message || err.code }), "error"),
+      onStatus: (status) => {
+        this.online = status === "online";
+        document.body.classList.toggle("offline", !this.online);
+        if (this.online) this.fetchState(this.hotseat ? this.desiredSeat() : null).then(() => this.render()).catch(() => {});
+      },
+    });
+  }
+
+  async onUpdate(msg) {
+    let undo = false;
+    for (const item of msg.events || []) {
+      if (item.event && item.event.type === "undo") undo = true;
+      this.addLog(item.seq, item.event || {});
+      if (item.event && item.event.type === "claim" && this.board) this.board.flash(item.event.route);
+    }
+    if (msg.state) this.setState(msg.state);
+    if (this.hotseat) {
+      const want = this.desiredSeat();
+      if (want !== this.mySeat) {
+        try { await this.fetchState(want); } catch { /* shown on next update */ }
+      }
+    }
+    if (undo) await this.loadLog();
+    this.render();
+    this.renderLog();
+  }
+
+  async send(action) {
+    if (this.busy) return false;
+    this.busy = true;
+    this.root.classList.add("busy");
+    try {
+      const body = { action, expected_seq: this.state.seq };
+      if (this.mySeat !== null) body.seat = this.mySeat;
+      await api("POST", `/api/games/${encodeURIComponent(this.id)}/actions`, { token: this.token, body });
+      this.sheet = null;
+      if (!this.online) await this.fetchState(this.desiredSeat());
+      return true;
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+      if (err.code === "state_changed" || err.code === "not_your_turn") await this.fetchState(this.desiredSeat()).catch(() => {});
+      return false;
+    } finally {
+      this.busy = false;
+      this.root.classList.remove("busy");
+      this.render();
+    }
+  }
+
+  async undo() {
+    try {
+      const body = this.mySeat !== null ? { seat: this.mySeat } : {};
+      await api("POST", `/api/games/${encodeURIComponent(this.id)}/undo`, { token: this.token, body });
+      this.sheet = null;
+      toast(t("game.undone"), "ok");
+      if (!this.online) { await this.fetchState(this.desiredSeat()); await this.loadLog(); this.render(); }
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+    }
+  }
+
+  async join(name) {
+    try {
+      const res = await api("POST", `/api/games/${encodeURIComponent(this.id)}/join`, { token: this.token, body: { name } });
+      this.token = res.token;
+      saveToken(this.id, { token: res.token, seat: res.seat, name, edition: this.summary.edition });
+      await this.fetchState();
+      this.connect();
+      this.render();
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+    }
+  }
+
+  // ---------------------------------------------------------------- layout
+  buildLayout() {
+    const keepBoard = this.board;
+    const boardHost = keepBoard ? keepBoard.host : h("div", { class: "board-host", id: "board" });
+    this.els = {
+      players: h("div", { class: "players", id: "players" }),
+      tickets: h("ul", { class: "ticket-list", id: "my-tickets" }),
+      market: h("div", { class: "market", id: "market" }),
+      deck: h("div", { class: "decks", id: "decks" }),
+      hand: h("div", { class: "hand", id: "hand" }),
+      actions: h("div", { class: "extra-actions", id: "extra-actions" }),
+      log: h("ol", { class: "log", id: "log" }),
+      sheet: h("div", { class: "sheet", id: "sheet", hidden: true }),
+      waiting: h("div", { class: "waiting", id: "waiting", hidden: true }),
+      banner: h("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" }),
+      undo: h("button", { class: "button undo", id: "undo", type: "button", hidden: true, onclick: () => this.undo() }, "↶ ", t("game.undo")),
+    };
+    const zoom = h("div", { class: "zoom-controls" },
+      h("button", { type: "button", title: t("board.zoom_in"), "aria-label": t("board.zoom_in"), onclick: () => this.board.zoomBy(1.4) }, "+"),
+      h("button", { type: "button", title: t("board.zoom_out"), "aria-label": t("board.zoom_out"), onclick: () => this.board.zoomBy(1 / 1.4) }, "−"),
+      h("button", { type: "button", title: t("board.fit"), "aria-label": t("board.fit"), onclick: () => this.board.fit() }, "⤢"));
+    const editionTitle = h("span", { class: "game-title" }, t(`edition.${this.summary.edition}`), this.summary.name ? ` · ${this.summary.name}` : "");
+    const layout = h("div", { class: "game-layout" },
+      h("section", { class: "area-status" }, editionTitle, this.els.banner, this.els.undo,
+        h("button", { type: "button", class: "button ghost", onclick: () => sheets.showHelp(this) }, "? ", t("game.help"))),
+      h("section", { class: "area-left panel" },
+        h("h2", {}, t("game.players")), this.els.players,
+        h("h2", {}, t("game.my_tickets")), this.els.tickets),
+      h("section", { class: "area-board" }, boardHost, zoom, this.els.sheet, this.els.waiting),
+      h("section", { class: "area-right panel" },
+        h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
+        h("h2", {}, t("game.log")), this.els.log),
+      h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand));
+    this.root.replaceChildren(layout);
+    this.root.className = "game-page";
+    this.cover = h("div", { class: "cover", id: "cover", hidden: true });
+    this.final = h("div", { class: "final-overlay", id: "final", hidden: true });
+    this.root.append(this.cover, this.final);
+    if (!keepBoard) {
+      this.board = new Board(boardHost, this.map, {
+        onRoute: (id) => this.onRoute(id),
+        onCity: (id) => this.onCity(id),
+        describeRoute: (r) => this.describeRouteWithOwner(r),
+        describeCity: (c) => this.describeCity(c),
+      });
+    }
+  }
+
+  describeRouteWithOwner(r) {
+    const owner = this.view && this.view.routes[r.id];
+    const base = describeRoute(this.map, r);
+    return owner !== undefined ? `${base} — ${t("route.owned_by", { player: seatName(this.summary, owner) })}` : base;
+  }
+
+  describeCity(c) {
+    const parts = [c.name];
+    const v = this.view;
+    if (!v) return c.name;
+    if (v.stations && v.stations[c.id] !== undefined) parts.push(t("city.station_of", { player: seatName(this.summary, v.stations[c.id]) }));
+    const m = v.merchandise && v.merchandise[c.id];
+    if (m && m.length) parts.push(t("city.merchandise", { tokens: m.join(" / ") }));
+    return parts.join(" — ");
+  }
+
+  // ---------------------------------------------------------------- rendering
+  render() {
+    if (!this.state || !this.els) return;
+    this.legal = analyseLegal(this.state.legal || []);
+    this.renderBoard();
+    this.renderBanner();
+    this.renderPlayers();
+    this.renderTickets();
+    this.renderMarket();
+    this.renderHand();
+    this.renderActions();
+    this.renderWaiting();
+    this.renderSheet();
+    this.renderCover();
+    this.renderFinal();
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!v && this.mySeat !== null && v.phase !== "over" && v.current === this.mySeat && this.summary.status === "active";
+  }
+
+  renderBoard() {
+    const v = this.view;
+    this.board.setState({ owners: v.routes || {}, stations: v.stations || {}, passengers: v.public.map((p) => p.passengers || []), merchandise: v.merchandise || {} });
+    const claimable = new Set(this.isMyTurn() && v.phase === "turn" ? this.legal.claims.keys() : []);
+    let pick = new Set();
+    if (this.sheet && this.sheet.kind === "station-pick") pick = new Set(this.legal.stations.keys());
+    if (this.isMyTurn() && v.phase === "place_passenger") pick = new Set(this.legal.place.filter(Boolean));
+    this.board.setPlayable({ claimable, pickCities: pick });
+    this.board.select(this.sheet && this.sheet.kind === "claim" ? this.sheet.route : null);
+    const paths = [];
+    if (this.sheet && this.sheet.kind === "moves" && this.sheet.hover) paths.push({ routes: this.sheet.hover.path, kind: "trail" });
+    if (v.phase === "over" && v.result && this.pathOwner !== null) {
+      const res = v.result.players[this.pathOwner];
+      if (res) paths.push({ routes: res.longest_path_routes || [], kind: "longest" });
+    }
+    this.board.showPaths(paths);
+  }
+
+  renderBanner() {
+    const v = this.view;
+    const b = this.els.banner;
+    b.replaceChildren();
+    b.className = "turn-banner";
+    let text;
+    const current = v.current;
+    const currentName = seatName(this.summary, current);
+    if (this.summary.status === "open") {
+      text = t("banner.waiting_players");
+    } else if (v.phase === "over") {
+      const winners = (v.result && v.result.winners) || [];
+      text = winners.length > 1 ? t("banner.over_tie", { players: winners.map((w) => seatName(this.summary, w)).join(", ") })
+        : t("banner.over", { player: seatName(this.summary, winners[0] ?? 0) });
+      b.classList.add("over");
+    } else if (this.isMyTurn()) {
+      b.classList.add("mine");
+      text = this.promptForPhase();
+    } else {
+      text = v.phase === "setup" ? t("banner.other_setup", { player: currentName }) : t("banner.other_turn", { player: currentName });
+    }
+    if (v.phase !== "over" && current !== null && current !== undefined) {
+      b.style.setProperty("--turn-colour", PLAYER_COLOURS[current % PLAYER_COLOURS.length]);
+      b.append(h("span", { class: "turn-dot" }, PLAYER_SHAPES[current % PLAYER_SHAPES.length]));
+    }
+    b.append(h("span", { class: "turn-text", id: "turn-text" }, text));
+    if (v.final_turns !== null && v.final_turns !== undefined && v.final_turns >= 0 && v.phase !== "over") {
+      b.append(h("span", { class: "final-round" }, t("banner.final_round", { count: v.final_turns })));
+    }
+    this.els.undo.hidden = !this.state.can_undo;
+  }
+
+  promptForPhase() {
+    const v = this.view;
+    const r = this.map.rules || {};
+    switch (v.phase) {
+      case "setup":
+        return this.legal.ticketDraws.length ? t("prompt.setup_mix") : t("prompt.keep", { count: this.legal.keepMin });
+      case "keep_tickets": return t("prompt.keep", { count: this.legal.keepMin });
+      case "second_card": return t("prompt.second_card");
+      case "tunnel": return t("prompt.tunnel");
+      case "place_passenger": return t("prompt.place_passenger");
+      case "turn":
+        if (this.legal.pass) return t("prompt.pass");
+        if (r.stations) return t("prompt.turn_stations");
+        if (r.passengers) return t("prompt.turn_passengers");
+        return t("prompt.turn");
+      default: return "";
+    }
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const r = this.map.rules || {};
+    const host = this.els.players;
+    host.replaceChildren();
+    v.public.forEach((p, seat) => {
+      const isMe = seat === this.mySeat;
+      const seatInfo = this.summary.seats[seat] || {};
+      const stats = [
+        h("span", { class: "stat score", title: t("player.score") }, icon("score"), h("b", {}, String(p.score)), " ", t("player.points_short")),
+        h("span", { class: "stat", title: t("player.trains") }, icon("train", t("player.trains")), String(p.trains)),
+        h("span", { class: "stat", title: t("player.cards") }, icon("cards", t("player.cards")), String(p.cards)),
+        h("span", { class: "stat", title: t("player.tickets") }, icon("ticket", t("player.tickets")), String(p.tickets)),
+      ];
+      if (r.stations) stats.push(h("span", { class: "stat", title: t("player.stations") }, icon("station", t("player.stations")), String(p.stations)));
+      if (r.passengers) {
+        const left = (p.passengers || []).filter((c) => c !== "gone").length;
+        stats.push(h("span", { class: "stat", title: t("player.passengers") }, icon("passenger", t("player.passengers")), String(left)));
+        if ((p.tokens || []).length) stats.push(h("span", { class: "stat", title: t("player.tokens") }, icon("token", t("player.tokens")), (p.tokens || []).join("+")));
+      }
+      const row = h("div", {
+        class: `player${v.current === seat && v.phase !== "over" ? " current" : ""}${isMe ? " me" : ""}`,
+        dataset: { seat: String(seat) },
+        style: { "--player": PLAYER_COLOURS[seat % PLAYER_COLOURS.length] },
+      },
+      h("span", { class: "player-chip", "aria-hidden": "true" }, PLAYER_SHAPES[seat % PLAYER_SHAPES.length]),
+      h("span", { class: "player-name" }, seatName(this.summary, seat),
+        isMe ? h("span", { class: "tag" }, t("player.you")) : null,
+        seatInfo.type === "bot" ? h("span", { class: "tag bot" }, t("player.bot")) : null,
+        seatInfo.type === "human" && !seatInfo.joined ? h("span", { class: "tag" }, t("player.not_joined")) : null),
+      v.current === seat && v.phase !== "over" ? h("span", { class: "now-playing" }, t("player.playing")) : null,
+      h("div", { class: "player-stats" }, stats));
+      host.append(row);
+    });
+  }
+
+  renderTickets() {
+    const v = this.view;
+    const host = this.els.tickets;
+    host.replaceChildren();
+    const tickets = v.tickets || [];
+    if (this.mySeat === null) {
+      host.append(h("li", { class: "empty" }, t("tickets.spectator")));
+      return;
+    }
+    if (!tickets.length) {
+      host.append(h("li", { class: "empty" }, t("tickets.none")));
+      return;
+    }
+    const status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, tickets);
+    tickets.forEach((tk, i) => {
+      host.append(this.ticketItem(tk, status[i]));
+    });
+  }
+
+  ticketItem(tk, status) {
+    const icon = { done: "✔", station: "⌂", open: "…" }[status];
+    const label = { done: t("tickets.connected"), station: t("tickets.with_station"), open: t("tickets.not_yet") }[status];
+    const item = h("li", { class: `ticket ${status}`, tabindex: "0", dataset: { ticket: tk.id } },
+      h("span", { class: "ticket-status", title: label, "aria-label": label }, icon),
+      h("span", { class: "ticket-name" }, ticketLabel(this.map, tk)),
+      h("span", { class: "ticket-points" }, String(tk.points)),
+      h("span", { class: "sr-only" }, label));
+    this.hoverCities(item, tk);
+    return item;
+  }
+
+  /** Hovering (or focusing) a ticket lights up its two cities on the board. */
+  hoverCities(node, tk) {
+    const on = () => this.board.highlightCities([...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)]);
+    const off = () => this.board.highlightCities([]);
+    node.addEventListener("pointerenter", on);
+    node.addEventListener("pointerleave", off);
+    node.addEventListener("focus", on);
+    node.addEventListener("blur", off);
+  }
+
+  renderMarket() {
+    const v = this.view;
+    const mine = this.isMyTurn();
+    const L = this.legal;
+    const canDraw = mine && (v.phase === "turn" || v.phase === "second_card");
+    this.els.market.replaceChildren(...v.market.map((kind, slot) => {
+      if (!kind) return h("div", { class: "card card-empty", "aria-label": t("market.empty") });
+      const ok = canDraw && L.faceup.has(slot);
+      const tile = cardTile(kind, {
+        onclick: () => this.onMarket(slot),
+        title: ok ? t("market.take", { card: cardName(kind) }) : cardName(kind),
+      });
+      tile.dataset.slot = String(slot);
+      tile.classList.toggle("playable", ok);
+      tile.classList.toggle("unavailable", canDraw && !ok);
+      return tile;
+    }));
+    const deckOk = canDraw && L.blind;
+    const deck = h("button", {
+      type: "button", class: `deck-pile${deckOk ? " playable" : ""}`, id: "deck", onclick: () => this.onDeck(),
+      title: t("market.deck_title"),
+    }, h("span", { class: "deck-back" }, icon("train")), h("span", {}, t("market.deck", { count: v.deck_size })));
+    const ticketDecks = Object.entries(v.ticket_decks || {});
+    const ticketsLeft = ticketDecks.reduce((s, [, n]) => s + n, 0);
+    const ticketOk = mine && v.phase === "turn" && L.ticketDraws.length > 0;
+    const ticketsBtn = h("button", {
+      type: "button", class: `deck-pile tickets-pile${ticketOk ? " playable" : ""}`, id: "draw-tickets", onclick: () => this.onDrawTickets(),
+      title: t("market.tickets_title"),
+    }, h("span", { class: "deck-back" }, icon("ticket")),
+    h("span", {}, ticketDecks.length > 1
+      ? ticketDecks.map(([d, n]) => t("market.ticket_deck", { deck: t(`deck.${d}`), count: n })).join(" · ")
+      : t("market.tickets", { count: ticketsLeft })));
+    const discard = Object.values(v.discard || {}).reduce((s, n) => s + n, 0);
+    this.els.deck.replaceChildren(deck, ticketsBtn, h("div", { class: "discard-note" }, t("market.discard", { count: discard })));
+  }
+
+  renderHand() {
+    const v = this.view;
+    const host = this.els.hand;
+    host.replaceChildren();
+    if (!v.hand) {
+      host.append(h("p", { class: "empty" }, t("hand.spectator")));
+      return;
+    }
+    const using = this.sheet && this.sheet.kind === "claim" ? this.sheet.options[this.sheet.choice] : null;
+    const kinds = CARD_KINDS.filter((k) => v.hand[k]);
+    if (!kinds.length) host.append(h("p", { class: "empty" }, t("hand.empty")));
+    for (const k of kinds) {
+      const tile = cardTile(k, { count: v.hand[k] });
+      if (using && using[k]) {
+        tile.classList.add("in-use");
+        tile.append(h("span", { class: "card-use" }, `−${using[k]}`));
+      }
+      host.append(tile);
+    }
+    const total = kinds.reduce((s, k) => s + v.hand[k], 0);
+    host.append(h("span", { class: "hand-total" }, t("hand.total", { count: total })));
+  }
+
+  renderActions() {
+    const v = this.view;
+    const r = this.map.rules || {};
+    const host = this.els.actions;
+    host.replaceChildren();
+    if (this.mySeat === null) {
+      host.append(h("a", { class: "button", href: "/" }, t("nav.lobby")));
+      return;
+    }
+    const mine = this.isMyTurn() && v.phase === "turn";
+    if (r.stations) {
+      const mineLeft = v.public[this.mySeat] ? v.public[this.mySeat].stations : 0;
+      host.append(h("button", {
+        type: "button", class: "button", id: "build-station", disabled: !(mine && this.legal.stations.size),
+        onclick: () => { this.sheet = { kind: "station-pick" }; this.render(); },
+        title: t("station.button_title"),
+      }, icon("station"), t("station.button", { count: mineLeft })));
+    }
+    if (r.passengers) {
+      host.append(h("button", {
+        type: "button", class: "button", id: "move-passenger", disabled: !(mine && this.legal.moves.length),
+        onclick: () => { this.sheet = { kind: "moves", hover: null }; this.render(); },
+        title: t("passenger.button_title"),
+      }, icon("passenger"), t("passenger.button")));
+    }
+    if (mine && this.legal.pass) {
+      host.append(h("button", { type: "button", class: "button primary", id: "pass", onclick: () => this.send({ type: "pass" }) }, t("game.pass")));
+    }
+  }
+
+  renderWaiting() {
+    const w = this.els.waiting;
+    if (this.summary.status !== "open") { w.hidden = true; return; }
+    w.hidden = false;
+    w.replaceChildren(sheets.waitingRoom(this));
+  }
+
+  renderSheet() {
+    const node = sheets.currentSheet(this);
+    this.els.sheet.hidden = !node;
+    this.els.sheet.replaceChildren(...(node ? [node] : []));
+  }
+
+  renderCover() {
+    const want = this.desiredSeat();
+    if (this.hotseat && this.view.phase !== "over" && want !== null && this.shownSeat !== want) {
+      if (this.shownSeat === null && this.coverFor === null && this.state.seats_controlled.length <= 1) this.shownSeat = want;
+      else this.coverFor = want;
+    }
+    if (this.coverFor === null || !this.hotseat) {
+      this.cover.hidden = true;
+      this.root.classList.remove("covered");
+      return;
+    }
+    const seat = this.coverFor;
+    const name = seatName(this.summary, seat);
+    this.cover.hidden = false;
+    this.root.classList.add("covered");
+    this.cover.replaceChildren(h("div", { class: "cover-box" },
+      h("h2", {}, t("hotseat.pass_to", { player: name })),
+      h("p", {}, t("hotseat.explain")),
+      h("button", {
+        type: "button", class: "button primary big", id: "cover-ready",
+        onclick: () => { this.shownSeat = seat; this.coverFor = null; this.render(); },
+      }, t("hotseat.ready", { player: name }))));
+  }
+
+  renderFinal() {
+    const v = this.view;
+    if (v.phase !== "over" || !v.result) { this.final.hidden = true; return; }
+    if (this.pathOwner === null) this.pathOwner = (v.result.winners || [0])[0];
+    this.final.hidden = this.finalDismissed;
+    if (!this.finalDismissed) this.final.replaceChildren(finalSheet(this));
+    if (this.finalDismissed && !this.els.actions.querySelector("#show-scores")) {
+      this.els.actions.append(h("button", { type: "button", class: "button primary", id: "show-scores", onclick: () => { this.finalDismissed = false; this.render(); } }, t("final.show")));
+    }
+  }
+
+  renderLog() {
+    if (!this.els) return;
+    const host = this.els.log;
+    const items = this.log.slice(-200);
+    host.replaceChildren(...items.map((e) => {
+      const who = e.ev.player;
+      return h("li", { dataset: { seq: String(e.seq) }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
+    }));
+    host.scrollTop = host.scrollHeight;
+  }
+
+  // ---------------------------------------------------------------- clicks
+  explain(text) {
+    toast(text, "info");
+  }
+
+  notMyTurnReason() {
+    const v = this.view;
+    if (this.mySeat === null) return t("why.spectator");
+    if (this.summary.status === "open") return t("why.not_started");
+    if (v.phase === "over") return t("why.over");
+    if (v.current !== this.mySeat) return t("why.not_your_turn", { player: seatName(this.summary, v.current) });
+    return null;
+  }
+
+  onRoute(id) {
+    const v = this.view;
+    const route = this.map.routes.find((r) => r.id === id);
+    const why = this.notMyTurnReason();
+    if (why) { this.explain(why); return; }
+    if (v.phase !== "turn") { this.explain(t("why.finish_step")); return; }
+    const options = this.legal.claims.get(id);
+    if (options) {
+      this.sheet = { kind: "claim", route: id, options, choice: 0 };
+      this.render();
+      return;
+    }
+    this.explain(this.whyNotClaim(route));
+  }
+
+  /** Why a route cannot be claimed now, in words (the same checks the engine makes). */
+  whyNotClaim(route) {
+    const v = this.view;
+    const owner = v.routes[route.id];
+    const name = routeName(this.map, route.id);
+    if (owner !== undefined) return t("why.claimed", { route: name, player: seatName(this.summary, owner) });
+    const lanes = this.map.routes.filter((r) => r.group && r.group === route.group && r.id !== route.id);
+    if (lanes.some((r) => v.routes[r.id] === this.mySeat)) return t("why.own_lane", { route: name });
+    const allLanes = v.players >= ((this.map.rules || {}).all_lanes_min_players || 4);
+    if (!allLanes && lanes.some((r) => v.routes[r.id] !== undefined)) return t("why.lane_closed", { route: name, count: v.players });
+    if (v.public[this.mySeat].trains < route.length) return t("why.trains", { route: name, count: route.length, trains: v.public[this.mySeat].trains });
+    return t("why.cards", { route: name, count: route.length, colour: t(`colour.${route.color || "gray"}`) });
+  }
+
+  onCity(id) {
+    const v = this.view;
+    if (this.isMyTurn() && v.phase === "place_passenger" && this.legal.place.includes(id)) {
+      this.send({ type: "place_passenger", city: id });
+      return;
+    }
+    if (this.isMyTurn() && v.phase === "turn" && this.legal.stations.has(id)) {
+      this.sheet = { kind: "station", city: id, options: this.legal.stations.get(id), choice: 0 };
+      this.render();
+      return;
+    }
+    if (this.sheet && this.sheet.kind === "station-pick") {
+      this.explain(v.stations && v.stations[id] !== undefined ? t("why.station_taken", { city: cityName(this.map, id) }) : t("why.no_station_here", { city: cityName(this.map, id) }));
+    }
+  }
+
+  onMarket(slot) {
+    const v = this.view;
+    const why = this.notMyTurnReason();
+    if (why) { this.explain(why); return; }
+    if (v.phase !== "turn" && v.phase !== "second_card") { this.explain(t("why.finish_step")); return; }
+    if (!this.legal.faceup.has(slot)) {
+      this.explain(v.phase === "second_card" && v.market[slot] === "locomotive" ? t("why.second_locomotive") : t("why.cannot_take"));
+      return;
+    }
+    this.send({ type: "draw_faceup", slot });
+  }
+
+  onDeck() {
+    const v = this.view;
+    const why = this.notMyTurnReason();
+    if (why) { this.explain(why); return; }
+    if (!this.legal.blind) { this.explain(v.phase === "turn" || v.phase === "second_card" ? t("why.deck_empty") : t("why.finish_step")); return; }
+    this.send({ type: "draw_blind" });
+  }
+
+  onDrawTickets() {
+    const v = this.view;
+    const why = this.notMyTurnReason();
+    if (why) { this.explain(why); return; }
+    if (v.phase === "second_card") { this.explain(t("why.second_card_tickets")); return; }
+    if (v.phase !== "turn") { this.explain(t("why.finish_step")); return; }
+    const draws = this.legal.ticketDraws;
+    if (!draws.length) { this.explain(t("why.no_tickets")); return; }
+    if (draws.length === 1 && !draws[0].mix) { this.send({ type: "draw_tickets" }); return; }
+    this.sheet = { kind: "mix" };
+    this.render();
+  }
+}

@@ -1,0 +1,203 @@
+// Map geometry: project the cities' latitude/longitude, relax the layout a little so that every
+// route has room for its train spaces, and describe each route lane as a curve that can be cut
+// into spaces. Pure functions (no DOM), deterministic for a given map.
+
+export const SPACE = 32; // world units per train space (the SVG viewBox scales it to the screen)
+
+/** Mercator projection in radians (y grows southwards, like SVG). */
+export function mercator(lat, lon) {
+  const phi = (lat * Math.PI) / 180;
+  return [(lon * Math.PI) / 180, -Math.log(Math.tan(Math.PI / 4 + phi / 2))];
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 1;
+}
+
+/** Distance from point p to segment ab, and the parameter of the nearest point. */
+export function pointSegment(p, a, b) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy || 1e-9;
+  let t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2;
+  t = Math.max(0, Math.min(1, t));
+  const x = a[0] + t * dx, y = a[1] + t * dy;
+  return [Math.hypot(p[0] - x, p[1] - y), t];
+}
+
+/**
+ * City positions in world units. Starts from the Mercator projection scaled so that a typical
+ * route is as long as its spaces, then runs a few hundred deterministic relaxation steps:
+ * each connection pulls towards its length in spaces, each city is held by a spring to its
+ * geographic place, and cities too close to each other (or lying on someone else's route) are
+ * pushed apart. The map stays recognisable while a 1-space route and a 6-space route both get
+ * readable spaces.
+ */
+export function layoutCities(map, opts = {}) {
+  const ids = map.cities.map((c) => c.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const proj = map.cities.map((c) => mercator(c.lat, c.lon));
+  const pairs = new Map();
+  for (const r of map.routes) {
+    const i = index.get(r.a), j = index.get(r.b);
+    const key = i < j ? `${i}:${j}` : `${j}:${i}`;
+    const old = pairs.get(key);
+    pairs.set(key, { i: Math.min(i, j), j: Math.max(i, j), len: Math.max(old ? old.len : 0, r.length) });
+  }
+  const edges = [...pairs.values()];
+  const unit = median(edges.map((e) => Math.hypot(proj[e.i][0] - proj[e.j][0], proj[e.i][1] - proj[e.j][1]) / e.len)) || 1;
+  const home = proj.map(([x, y]) => [x / unit, y / unit]);
+  const pos = home.map((p) => [p[0], p[1]]);
+  const n = pos.length;
+  const gap = opts.gap ?? 0.9; // room for the two city circles, in spaces
+  const minSep = opts.minSep ?? 2.4;
+  const steps = opts.steps ?? 800;
+  const anchor = opts.anchor ?? 0.01;
+  const clear = opts.clear ?? 1.3;
+  for (let s = 0; s < steps; s++) {
+    const heat = 1 - s / steps;
+    const force = pos.map(() => [0, 0]);
+    for (const e of edges) {
+      const a = pos[e.i], b = pos[e.j];
+      const dx = b[0] - a[0], dy = b[1] - a[1];
+      const d = Math.hypot(dx, dy) || 1e-6;
+      const want = e.len + gap;
+      const f = (0.25 * (d - want)) / d;
+      force[e.i][0] += f * dx; force[e.i][1] += f * dy;
+      force[e.j][0] -= f * dx; force[e.j][1] -= f * dy;
+    }
+    for (let i = 0; i < n; i++) {
+      force[i][0] += anchor * (home[i][0] - pos[i][0]);
+      force[i][1] += anchor * (home[i][1] - pos[i][1]);
+      for (let j = i + 1; j < n; j++) {
+        const dx = pos[j][0] - pos[i][0], dy = pos[j][1] - pos[i][1];
+        const d = Math.hypot(dx, dy) || 1e-6;
+        if (d < minSep) {
+          const f = (0.5 * (minSep - d)) / d;
+          force[i][0] -= f * dx; force[i][1] -= f * dy;
+          force[j][0] += f * dx; force[j][1] += f * dy;
+        }
+      }
+    }
+    for (const e of edges) { // keep other cities off this route's line
+      const a = pos[e.i], b = pos[e.j];
+      for (let c = 0; c < n; c++) {
+        if (c === e.i || c === e.j) continue;
+        const [d, t] = pointSegment(pos[c], a, b);
+        if (d < clear && t > 0.05 && t < 0.95) {
+          const px = a[0] + t * (b[0] - a[0]), py = a[1] + t * (b[1] - a[1]);
+          const ux = (pos[c][0] - px) / (d || 1e-6), uy = (pos[c][1] - py) / (d || 1e-6);
+          const f = 0.3 * (clear - d);
+          force[c][0] += f * ux; force[c][1] += f * uy;
+          force[e.i][0] -= 0.5 * f * ux; force[e.i][1] -= 0.5 * f * uy;
+          force[e.j][0] -= 0.5 * f * ux; force[e.j][1] -= 0.5 * f * uy;
+        }
+      }
+    }
+    const step = 0.2 + 0.6 * heat;
+    for (let i = 0; i < n; i++) {
+      pos[i][0] += step * Math.max(-0.5, Math.min(0.5, force[i][0]));
+      pos[i][1] += step * Math.max(-0.5, Math.min(0.5, force[i][1]));
+    }
+  }
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const [x, y] of pos) {
+    minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+  }
+  const margin = 2.2;
+  const out = new Map();
+  ids.forEach((id, i) => out.set(id, [(pos[i][0] - minX + margin) * SPACE, (pos[i][1] - minY + margin) * SPACE]));
+  return { pos: out, width: (maxX - minX + 2 * margin) * SPACE, height: (maxY - minY + 2 * margin) * SPACE };
+}
+
+/** A quadratic Bézier from a to b bent by `bend` (fraction of its length, sideways). */
+export function makeCurve(a, b, bend) {
+  const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const c = [mx - dy * bend, my + dx * bend];
+  return { a, b, c };
+}
+
+export function curvePoint(cv, t) {
+  const u = 1 - t;
+  return [u * u * cv.a[0] + 2 * u * t * cv.c[0] + t * t * cv.b[0], u * u * cv.a[1] + 2 * u * t * cv.c[1] + t * t * cv.b[1]];
+}
+
+export function curveTangent(cv, t) {
+  const dx = 2 * (1 - t) * (cv.c[0] - cv.a[0]) + 2 * t * (cv.b[0] - cv.c[0]);
+  const dy = 2 * (1 - t) * (cv.c[1] - cv.a[1]) + 2 * t * (cv.b[1] - cv.c[1]);
+  const d = Math.hypot(dx, dy) || 1e-9;
+  return [dx / d, dy / d];
+}
+
+/** Sample a curve by arc length: returns {points:[[x,y,angle,normal]...], length}. */
+export function sampleCurve(cv, offset, samples = 64) {
+  const pts = [];
+  for (let k = 0; k <= samples; k++) {
+    const t = k / samples;
+    const p = curvePoint(cv, t);
+    const tg = curveTangent(cv, t);
+    const nx = -tg[1], ny = tg[0];
+    pts.push([p[0] + nx * offset, p[1] + ny * offset, Math.atan2(tg[1], tg[0])]);
+  }
+  const acc = [0];
+  for (let k = 1; k < pts.length; k++) acc.push(acc[k - 1] + Math.hypot(pts[k][0] - pts[k - 1][0], pts[k][1] - pts[k - 1][1]));
+  return { pts, acc, length: acc[acc.length - 1] };
+}
+
+/** Point and direction (degrees) at arc length s along a sampled curve. */
+export function atLength(sampled, s) {
+  const { pts, acc } = sampled;
+  let k = 1;
+  while (k < acc.length - 1 && acc[k] < s) k++;
+  const span = acc[k] - acc[k - 1] || 1e-9;
+  const f = Math.max(0, Math.min(1, (s - acc[k - 1]) / span));
+  const x = pts[k - 1][0] + f * (pts[k][0] - pts[k - 1][0]);
+  const y = pts[k - 1][1] + f * (pts[k][1] - pts[k - 1][1]);
+  const ang = Math.atan2(pts[k][1] - pts[k - 1][1], pts[k][0] - pts[k - 1][0]);
+  return [x, y, (ang * 180) / Math.PI];
+}
+
+/**
+ * Lanes: for every pair of cities, the routes joining them side by side, and a bend for the pair
+ * when its straight line would pass over another city. Returns Map(routeId -> {curve, offset}).
+ */
+export function routeLanes(map, pos, laneGap) {
+  const byPair = new Map();
+  for (const r of map.routes) {
+    const key = r.a < r.b ? `${r.a}|${r.b}` : `${r.b}|${r.a}`;
+    if (!byPair.has(key)) byPair.set(key, []);
+    byPair.get(key).push(r);
+  }
+  const cityPts = map.cities.map((c) => [c.id, pos.get(c.id)]);
+  const out = new Map();
+  for (const [key, routes] of byPair) {
+    const [ca, cb] = key.split("|");
+    const a = pos.get(ca), b = pos.get(cb);
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    const width = ((routes.length - 1) / 2) * laneGap + laneGap;
+    let bend = 0;
+    for (const candidate of [0, 0.12, -0.12, 0.22, -0.22, 0.32, -0.32]) {
+      const cv = makeCurve(a, b, candidate);
+      const sm = sampleCurve(cv, 0, 24);
+      let clear = true;
+      for (const [id, p] of cityPts) {
+        if (id === ca || id === cb) continue;
+        for (let k = 1; k < sm.pts.length && clear; k++) {
+          const [d] = pointSegment(p, sm.pts[k - 1], sm.pts[k]);
+          if (d < width + SPACE * 0.3) clear = false;
+        }
+        if (!clear) break;
+      }
+      if (clear) { bend = candidate; break; }
+      if (len < SPACE * 1.2) break;
+    }
+    const curve = makeCurve(a, b, bend);
+    routes.sort((x, y) => (x.id < y.id ? -1 : 1));
+    routes.forEach((r, i) => {
+      const offset = (i - (routes.length - 1) / 2) * laneGap;
+      out.set(r.id, { curve, offset, from: ca, to: cb });
+    });
+  }
+  return out;
+}

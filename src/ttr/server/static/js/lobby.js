@@ -1,0 +1,270 @@
+// The lobby (/): create a game (edition, seats, bots, hot-seat, house rules), share invitation
+// links, and find games to continue, join, watch or replay.
+
+import { api, saveToken, savedTokens } from "./api.js";
+import { copyText, h, toast } from "./dom.js";
+import { has, onLanguageChange, t } from "./i18n.js";
+import { seatName } from "./names.js";
+
+const LEVELS = ["easy", "medium", "hard", "max"];
+const NAME_KEY = "ttr.name";
+const INVITES_KEY = "ttr.invites";
+
+export async function startLobby(root) {
+  const lobby = new Lobby(root);
+  await lobby.start();
+  return lobby;
+}
+
+function saveInvites(gameId, list) {
+  const all = JSON.parse(localStorage.getItem(INVITES_KEY) || "{}") || {};
+  all[gameId] = list;
+  localStorage.setItem(INVITES_KEY, JSON.stringify(all));
+}
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.editions = [];
+    this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {} };
+    this.lists = { open: [], active: [], finished: [] };
+    this.created = null;
+  }
+
+  async start() {
+    try {
+      this.editions = await api("GET", "/api/editions");
+    } catch (err) {
+      this.root.replaceChildren(h("p", { class: "page-error" }, t("error.server", { message: err.message })));
+      return;
+    }
+    this.setEdition(this.editions[0].id);
+    this.render();
+    await this.refresh();
+    this.timer = setInterval(() => this.refresh(), 5000);
+    onLanguageChange(() => this.render());
+  }
+
+  edition() {
+    return this.editions.find((e) => e.id === this.form.edition);
+  }
+
+  setEdition(id) {
+    this.form.edition = id;
+    this.form.options = {};
+    const [lo, hi] = this.edition().players;
+    this.setPlayers(Math.min(hi, Math.max(lo, this.form.players || 2)));
+  }
+
+  setPlayers(n) {
+    this.form.players = n;
+    const seats = this.form.seats.slice(0, n);
+    while (seats.length < n) seats.push(seats.length === 0 ? { type: "human" } : { type: "bot", level: "medium" });
+    this.form.seats = seats;
+  }
+
+  async refresh() {
+    try {
+      const [open, active, finished] = await Promise.all(["open", "active", "finished"].map((s) => api("GET", `/api/games?status=${s}`)));
+      this.lists = { open, active, finished };
+      this.renderLists();
+    } catch {
+      // the lists come back on the next refresh
+    }
+  }
+
+  render() {
+    this.nameInput = h("input", {
+      type: "text", id: "player-name", maxlength: "32", value: localStorage.getItem(NAME_KEY) || "",
+      placeholder: t("lobby.your_name"), oninput: (ev) => localStorage.setItem(NAME_KEY, ev.target.value.trim()),
+    });
+    this.listHost = h("div", { class: "lobby-lists", id: "lobby-lists" });
+    this.root.className = "lobby-page";
+    this.root.replaceChildren(
+      h("section", { class: "lobby-intro" },
+        h("h1", {}, t("lobby.title")),
+        h("p", {}, t("lobby.intro")),
+        h("label", { class: "name-field" }, h("span", {}, t("lobby.your_name")), this.nameInput)),
+      h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost));
+    this.renderLists();
+  }
+
+  myName() {
+    const name = (this.nameInput && this.nameInput.value.trim()) || localStorage.getItem(NAME_KEY) || "";
+    return name || t("seat.player_n", { n: 1 });
+  }
+
+  renderForm() {
+    const f = this.form;
+    const ed = this.edition();
+    const editions = h("div", { class: "edition-picker", role: "radiogroup", "aria-label": t("lobby.edition") },
+      this.editions.map((e) => h("label", { class: `edition-card${e.id === f.edition ? " chosen" : ""}`, dataset: { edition: e.id } },
+        h("input", { type: "radio", name: "edition", value: e.id, checked: e.id === f.edition, onchange: () => { this.setEdition(e.id); this.render(); } }),
+        h("span", { class: "edition-name" }, t(`edition.${e.id}`)),
+        h("span", { class: "edition-players" }, t("lobby.players_range", { min: e.players[0], max: e.players[1] })),
+        h("span", { class: "edition-blurb" }, t(`edition_blurb.${e.id}`)))));
+    const counts = [];
+    for (let n = ed.players[0]; n <= ed.players[1]; n++) counts.push(n);
+    const players = h("select", { id: "player-count", onchange: (ev) => { this.setPlayers(Number(ev.target.value)); this.render(); } },
+      counts.map((n) => h("option", { value: String(n), selected: n === f.players }, String(n))));
+    const seats = h("ol", { class: "seat-list", id: "seat-list" }, f.seats.map((s, i) => {
+      const value = s.type === "human" ? "human" : `bot:${s.level}`;
+      const select = h("select", {
+        class: "seat-type", dataset: { seat: String(i) }, "aria-label": t("lobby.seat_n", { n: i + 1 }),
+        onchange: (ev) => {
+          const v = ev.target.value;
+          f.seats[i] = v === "human" ? { type: "human" } : { type: "bot", level: v.split(":")[1] };
+          this.render();
+        },
+      }, h("option", { value: "human", selected: value === "human" }, t("lobby.human")),
+      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}` }, t("lobby.bot_level", { level: t(`level.${lv}`) }))));
+      const nameField = s.type === "human" && f.hotseat
+        ? h("input", { type: "text", class: "seat-name", maxlength: "32", value: s.name || (i === 0 ? this.myName() : ""), placeholder: t("seat.player_n", { n: i + 1 }), oninput: (ev) => { s.name = ev.target.value; } })
+        : null;
+      return h("li", {}, h("span", { class: "seat-label" }, t("lobby.seat_n", { n: i + 1 })), select, nameField);
+    }));
+    const options = h("div", { class: "options-grid" }, Object.entries(ed.options || {})
+      .filter(([, v]) => typeof v === "number" || typeof v === "boolean")
+      .map(([key, def]) => {
+        const label = has(`option.${key}`) ? t(`option.${key}`) : key;
+        const current = key in f.options ? f.options[key] : def;
+        const input = typeof def === "boolean"
+          ? h("input", { type: "checkbox", checked: current, dataset: { option: key }, onchange: (ev) => this.setOption(key, ev.target.checked, def) })
+          : h("input", { type: "number", value: String(current), min: "0", step: "1", dataset: { option: key }, onchange: (ev) => this.setOption(key, Number(ev.target.value), def) });
+        return h("label", { class: "option" }, h("span", {}, label), input);
+      }));
+    return h("section", { class: "panel new-game", id: "new-game" },
+      h("h2", {}, t("lobby.new_game")),
+      h("form", { onsubmit: (ev) => { ev.preventDefault(); this.create(); } },
+        h("fieldset", {}, h("legend", {}, t("lobby.edition")), editions),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.player_count")), players)),
+        h("fieldset", {}, h("legend", {}, t("lobby.seats")), seats,
+          h("p", { class: "hint" }, t("lobby.seats_help"))),
+        h("div", { class: "form-row checks" },
+          h("label", { class: "check" }, h("input", { type: "checkbox", id: "hotseat", checked: f.hotseat, onchange: (ev) => { f.hotseat = ev.target.checked; this.render(); } }),
+            h("span", {}, t("lobby.hotseat")), h("small", {}, t("lobby.hotseat_help"))),
+          h("label", { class: "check" }, h("input", { type: "checkbox", id: "public", checked: f.public, onchange: (ev) => { f.public = ev.target.checked; } }),
+            h("span", {}, t("lobby.public")), h("small", {}, t("lobby.public_help")))),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.game_name")),
+          h("input", { type: "text", id: "game-name", maxlength: "64", value: f.name, placeholder: t("lobby.game_name_placeholder"), oninput: (ev) => { f.name = ev.target.value; } }))),
+        h("details", { class: "house-rules" }, h("summary", {}, t("lobby.house_rules")), h("p", { class: "hint" }, t("lobby.house_rules_help")), options),
+        h("button", { type: "submit", class: "button primary big", id: "create-game" }, t("lobby.create"))),
+      this.created ? this.renderCreated() : null);
+  }
+
+  setOption(key, value, def) {
+    if (value === def) delete this.form.options[key];
+    else this.form.options[key] = value;
+  }
+
+  async create() {
+    const f = this.form;
+    const me = this.myName();
+    const seats = f.seats.map((s, i) => {
+      if (s.type === "bot") return { type: "bot", level: s.level };
+      if (f.hotseat) return { type: "human", name: (s.name || (i === 0 ? me : "")).trim() || t("seat.player_n", { n: i + 1 }) };
+      return { type: "human" };
+    });
+    const humans = seats.filter((s) => s.type === "human").length;
+    if (!humans) { toast(t("lobby.need_human"), "error"); return; }
+    const body = { edition: f.edition, players: f.players, seats, hotseat: f.hotseat, public: f.public, options: f.options };
+    if (f.name.trim()) body.name = f.name.trim();
+    let res;
+    try {
+      res = await api("POST", "/api/games", { body });
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+      return;
+    }
+    if (f.hotseat) {
+      saveToken(res.game_id, { token: res.hotseat_token, hotseat: true, edition: f.edition });
+      location.href = `/play/${encodeURIComponent(res.game_id)}?token=${encodeURIComponent(res.hotseat_token)}`;
+      return;
+    }
+    const humanSeats = res.seats.filter((s) => s.type === "human");
+    const mine = humanSeats[0];
+    try {
+      await api("POST", `/api/games/${encodeURIComponent(res.game_id)}/join`, { token: mine.token, body: { name: me } });
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+    }
+    saveToken(res.game_id, { token: mine.token, seat: mine.seat, name: me, edition: f.edition });
+    const others = humanSeats.slice(1).map((s) => ({ seat: s.seat, join_url: s.join_url }));
+    saveInvites(res.game_id, others);
+    const playUrl = `/play/${encodeURIComponent(res.game_id)}?token=${encodeURIComponent(mine.token)}`;
+    if (!others.length) {
+      location.href = playUrl;
+      return;
+    }
+    this.created = { gameId: res.game_id, playUrl, invites: others };
+    this.render();
+  }
+
+  renderCreated() {
+    const c = this.created;
+    return h("div", { class: "created", id: "created" },
+      h("h3", {}, t("lobby.created")),
+      h("p", {}, t("lobby.invite_help")),
+      h("ul", { class: "invite-list" }, c.invites.map((inv) => {
+        const url = new URL(inv.join_url, location.href).href;
+        return h("li", {}, h("span", {}, t("lobby.seat_n", { n: inv.seat + 1 })),
+          h("input", { type: "text", readonly: true, value: url, class: "invite-url", onfocus: (ev) => ev.target.select() }),
+          h("button", { type: "button", class: "button", onclick: async () => toast((await copyText(url)) ? t("common.copied") : url, "ok") }, t("common.copy")));
+      })),
+      h("a", { class: "button primary", href: c.playUrl, id: "go-to-game" }, t("lobby.go_to_game")));
+  }
+
+  async joinGame(game) {
+    try {
+      const res = await api("POST", `/api/games/${encodeURIComponent(game.game_id)}/join`, { body: { name: this.myName() } });
+      saveToken(game.game_id, { token: res.token, seat: res.seat, name: this.myName(), edition: game.edition });
+      location.href = `/play/${encodeURIComponent(game.game_id)}?token=${encodeURIComponent(res.token)}`;
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+    }
+  }
+
+  gameRow(g, actions) {
+    const seats = g.seats.map((s) => {
+      const label = s.type === "bot" ? t("lobby.bot_level", { level: t(`level.${s.level || "medium"}`) })
+        : s.joined ? seatName(g, s.seat) : t("lobby.free_seat");
+      return h("span", { class: `seat-pill ${s.type}${s.joined ? "" : " free"}` }, label);
+    });
+    return h("li", { class: "game-row", dataset: { game: g.game_id } },
+      h("div", { class: "game-row-main" },
+        h("b", {}, g.name || t(`edition.${g.edition}`)),
+        g.name ? h("span", { class: "muted" }, ` · ${t(`edition.${g.edition}`)}`) : null,
+        g.hotseat ? h("span", { class: "tag" }, t("lobby.hotseat_tag")) : null,
+        h("div", { class: "seats" }, seats)),
+      h("div", { class: "game-row-actions" }, actions));
+  }
+
+  renderLists() {
+    if (!this.listHost) return;
+    const mine = savedTokens();
+    const all = [...this.lists.open, ...this.lists.active, ...this.lists.finished];
+    const byId = new Map(all.map((g) => [g.game_id, g]));
+    const myGames = Object.entries(mine).sort((a, b) => String(b[1].at).localeCompare(String(a[1].at))).slice(0, 12);
+    const section = (id, title, items, empty) => h("section", { class: "panel game-list", id },
+      h("h2", {}, title), items.length ? h("ul", {}, items) : h("p", { class: "muted" }, empty));
+    const myItems = myGames.map(([gid, info]) => {
+      const g = byId.get(gid);
+      const label = g ? (g.name || t(`edition.${g.edition}`)) : t(`edition.${info.edition || "usa"}`);
+      const status = g ? t(`status.${g.status}`) : "";
+      return h("li", { class: "game-row", dataset: { game: gid } },
+        h("div", { class: "game-row-main" }, h("b", {}, label), " ", h("span", { class: "muted" }, status)),
+        h("div", { class: "game-row-actions" },
+          h("a", { class: "button primary", href: `/play/${encodeURIComponent(gid)}?token=${encodeURIComponent(info.token)}` }, g && g.status === "finished" ? t("lobby.results") : t("lobby.continue"))));
+    });
+    this.listHost.replaceChildren(
+      section("my-games", t("lobby.my_games"), myItems, t("lobby.no_my_games")),
+      section("open-games", t("lobby.open_games"), this.lists.open.filter((g) => !mine[g.game_id]).map((g) => this.gameRow(g, [
+        h("button", { type: "button", class: "button primary join", onclick: () => this.joinGame(g) }, t("lobby.join")),
+        h("a", { class: "button", href: `/play/${encodeURIComponent(g.game_id)}?watch=1` }, t("lobby.watch"))])), t("lobby.no_open")),
+      section("active-games", t("lobby.active_games"), this.lists.active.slice(0, 20).map((g) => this.gameRow(g, [
+        h("a", { class: "button", href: `/play/${encodeURIComponent(g.game_id)}?watch=1` }, t("lobby.watch"))])), t("lobby.no_active")),
+      section("finished-games", t("lobby.finished_games"), this.lists.finished.slice(0, 20).map((g) => this.gameRow(g, [
+        h("a", { class: "button", href: `/replay/${encodeURIComponent(g.game_id)}` }, t("lobby.replay")),
+        h("a", { class: "button", href: `/play/${encodeURIComponent(g.game_id)}?watch=1` }, t("lobby.results"))])), t("lobby.no_finished")));
+  }
+}
