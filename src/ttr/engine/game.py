@@ -92,7 +92,7 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
 _payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, shape's route, hand part)
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
 ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
-_shapes: dict[int, list[ShapeGroup]] = {}
+_shapes: dict[int, tuple[Edition, list[ShapeGroup]]] = {}  # holds the edition: its id (and its rules' id) stay unique
 
 
 def _payments(rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
@@ -109,7 +109,8 @@ def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
     """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
     locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
     ferry, substitution) come shortest first so the affordability scan can stop early."""
-    groups = _shapes.get(id(ed))
+    cached = _shapes.get(id(ed))
+    groups = cached[1] if cached is not None and cached[0] is ed else None
     if groups is None:
         rules = ed.rules
         by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
@@ -124,7 +125,7 @@ def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
             by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
         groups = [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
                   for (colour, wild_ok, special), shapes in by_group.items()]
-        _shapes[id(ed)] = groups
+        _shapes[id(ed)] = (ed, groups)
     return groups
 
 
