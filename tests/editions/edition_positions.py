@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, Cards
+from ttr.editions import Edition
 from ttr.engine import Action, Game, IllegalAction
 
 
@@ -40,7 +41,7 @@ def keep(*ticket_ids: str) -> Action:
     return Action("keep_tickets", tickets=tuple(sorted(ticket_ids)))
 
 
-def started(edition: str, players: int = 2, seed: int = 0) -> Game:
+def started(edition: str | Edition, players: int = 2, seed: int = 0) -> Game:
     """A game just past setup, every player keeping everything dealt."""
     g = Game(edition, players, seed)
     while g.phase == "setup":
@@ -113,7 +114,7 @@ def arrange(
         d["ticket_decks"] = {k: [t for t in v if t not in named] for k, v in d["ticket_decks"].items()}
         d["removed_tickets"] = [t for t in d["removed_tickets"] if t not in named] + dropped
     d.update(fields)
-    return Game.from_dict(d)
+    return Game.from_dict(d, g.base_edition)
 
 
 def card_total(g: Game) -> list[int]:

@@ -7,6 +7,7 @@ refusals are all checked against the rule text rather than against the engine's 
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from collections import Counter
@@ -31,7 +32,7 @@ from hypothesis import strategies as st
 
 from ttr.cards import COLOURS, GRAY, LOCOMOTIVE, PASSENGER, PLUS4, Cards
 from ttr.cli import main as cli_main
-from ttr.editions import Route, Rules, get_edition
+from ttr.editions import Route, Rules, get_edition, parse_edition
 from ttr.engine import Action, Game, IllegalAction
 from ttr.engine.payments import route_payment_problem, route_payments
 
@@ -588,3 +589,17 @@ def test_nordic_conserves_during_a_pending_tunnel() -> None:
     g.apply(claim("mo-i-rana-trondheim/1", green=5))
     assert g.phase == "tunnel" and card_total(g) == list(g.edition.deck)
     assert g.legal_actions() == [DECLINE]  # 3 more green asked, 1 left
+
+
+def test_maps_parsed_one_after_another_never_share_legal_moves() -> None:
+    """Editions built at run time (house rules, user maps) come and go; each game must offer exactly
+    its own map's routes even when a freed edition's memory is reused for the next one."""
+    base = get_edition("nordic").raw
+    for i in range(40):
+        raw = {**base, "routes": [r for j, r in enumerate(base["routes"]) if j % 2 == i % 2]}
+        ed = parse_edition(raw, f"half {i % 2} of nordic, copy {i}")
+        g = arrange(started(ed, 2, i), hands={0: {c: 3 for c in COLOURS} | {"locomotive": 4}}, current=0)
+        routes = {a.route for a in g.legal_actions() if a.type == "claim"}
+        assert routes and routes <= set(ed.route_index)
+        del g, ed
+        gc.collect()

@@ -45,8 +45,8 @@ class Settings:
     database_url: str
     bot_delay: float = DEFAULT_BOT_DELAY
     max_body_bytes: int = MAX_BODY_BYTES
-    bot_sweep_seconds: float = 2.0  # how often to look for bot turns that no process is playing (after a crash)
-    bot_lease_seconds: float = 15.0  # a process that took a bot turn keeps it this long before another may
+    bot_sweep_seconds: float = 1.0  # how often to look for bot turns that no process is playing (after a crash)
+    bot_lease_seconds: float = 5.0  # a process that took a bot turn keeps it this long before another may
 
     @property
     def is_postgres(self) -> bool:

@@ -224,7 +224,7 @@ class LiveGame:
 class GameService:
     """Creates games and applies changes to them; keeps the per-process snapshot cache."""
 
-    def __init__(self, db: Database, *, bot_lease_seconds: float = 15.0) -> None:
+    def __init__(self, db: Database, *, bot_lease_seconds: float = 5.0) -> None:
         self.db = db
         self.process_id = uuid.uuid4().hex
         self.bot_lease = timedelta(seconds=bot_lease_seconds)
