@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
 from ..editions import BUILTIN, get_edition
+from ..engine import Game
 from .config import Settings
 from .db import Database, migrate
 from .errors import ApiError, unknown_game
@@ -159,11 +160,28 @@ def edition_map(edition_id: str) -> dict[str, Any]:
               for c in range(ed.ncities)]
     routes = [{"id": r.id, "a": ed.city_ids[r.a], "b": ed.city_ids[r.b], "length": r.length,
                "color": COLOURS[r.colour] if r.colour >= 0 else "gray", "tunnel": r.tunnel, "ferry": r.ferry,
-               "group": r.group if r.group >= 0 else None, "points": r.points} for r in ed.routes]
+               "group": r.group if r.group >= 0 else None, "points": r.points, "substitute": r.substitute} for r in ed.routes]
     tickets = [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "deck": t.deck} for t in ed.tickets]
     merch = {ed.city_ids[c]: list(stack) for c, stack in enumerate(ed.merchandise) if stack}
     return {"id": ed.id, "name": ed.name, "credit": ed.credit, "cities": cities, "routes": routes, "tickets": tickets,
             "merchandise": merch, "rules": ed.raw["rules"]}
+
+
+def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
+    """For the replay viewer: the public view after `step` actions of a finished game's record, who played
+    action `step` and its public events (replaying the record; nothing is stored)."""
+    actions = record["actions"]
+    if step > len(actions):
+        raise ApiError(422, "bad_step", f"step must be between 0 and {len(actions)}")
+    game = Game(record["edition"], record["players"], record["seed"], record.get("options") or None)
+    for a in actions[: max(step - 1, 0)]:
+        game.step(a)
+    actor, events = None, []
+    if step:
+        actor = game.current
+        events = [e.public() for e in game.apply(actions[step - 1])]
+    return {"step": step, "steps": len(actions), "actor": actor, "action": actions[step - 1] if step else None,
+            "events": events, "view": game.view(None).to_dict()}
 
 
 # ---------------------------------------------------------------------- the app
@@ -305,6 +323,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def record_download(game_id: str) -> Response:
         rec = await finished_record(game_id)
         return json_response(rec, headers={"Content-Disposition": f'attachment; filename="ttr-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay", tags=["play"],
+             summary="A finished game's public view after `step` actions, with that action's events (replay viewer)")
+    async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> Response:
+        rec = await finished_record(game_id)
+        return json_response(await asyncio.to_thread(replay_step, rec, step))
 
     # ------------------------------------------------------------------ WebSocket
     @app.websocket("/ws/games/{game_id}")
