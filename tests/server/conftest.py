@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from ttr.server import Settings, create_app  # noqa: E402
+from ttr.server import Settings, create_app
 
 
 @pytest.fixture

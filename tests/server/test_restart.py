@@ -52,7 +52,8 @@ def test_kill_9_mid_game_and_restart(tmp_path):
         assert play_random(http, hid, tokens, rng) > 0
         deadline = time.monotonic() + 60
         for gid in bot_games:
-            wait_for(lambda g=gid: http.get(f"/api/games/{g}").json()["status"] == "finished", timeout=deadline - time.monotonic())
+            wait_for(lambda g=gid: http.get(f"/api/games/{g}").json()["status"] == "finished",
+                     timeout=deadline - time.monotonic())
         for gid in [*bot_games, hid]:
             rec = http.get(f"/api/games/{gid}/record").json()
             replayed = Game.replay(rec)

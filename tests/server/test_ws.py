@@ -95,7 +95,8 @@ def test_socket_errors(client):
         ws.send_json({"type": "action", "action": {"type": "draw_blind"}})
         assert ws.receive_json()["error"]["code"] == "spectator"
     for url, code in [("/ws/games/nope", "unknown_game"), (f"/ws/games/{gid}?token=wrong", "bad_token"),
-                      (f"/ws/games/{gid}?token={tokens[0]}&seat=1", "not_your_seat"), (f"/ws/games/{gid}?since=x", "bad_parameter")]:
+                      (f"/ws/games/{gid}?token={tokens[0]}&seat=1", "not_your_seat"),
+                      (f"/ws/games/{gid}?since=x", "bad_parameter")]:
         with client.websocket_connect(url) as ws:
             assert ws.receive_json()["error"]["code"] == code
             with pytest.raises(WebSocketDisconnect):

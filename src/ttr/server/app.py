@@ -29,7 +29,7 @@ from .config import Settings
 from .db import Database, migrate
 from .errors import ApiError, unknown_game
 from .hub import Hub
-from .service import SPECTATOR, STATUSES, Access, GameService, LiveGame
+from .service import SPECTATOR, STATUSES, Access, GameService, LiveGame, authorise
 
 log = logging.getLogger("ttr.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -90,15 +90,6 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
     return token.strip()
-
-
-def authorise(live: LiveGame, token: str | None) -> Access:
-    if token is None:
-        raise ApiError(401, "token_required", "this needs your seat's token (Authorization: Bearer <token>)")
-    access = live.access(token)
-    if access is None:
-        raise ApiError(401, "bad_token", "this token is not a seat of this game")
-    return access
 
 
 class BodyLimit:
@@ -287,20 +278,16 @@ def create_app(settings: Settings) -> FastAPI:
               summary="Play an action (409 not_your_turn / state_changed; 422 illegal, with the reason)")
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
-        live = await live_game(game_id)
-        access = authorise(live, token)
-        new, stored = await call(service.submit, game_id, access, body.seat, body.action, body.expected_seq)
+        new, stored = await call(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
         hub.announce(new)
-        return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(access.seats)} for e in stored]})
+        seen = authorise(new, token).seats
+        return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(seen)} for e in stored]})
 
     @app.post("/api/games/{game_id}/undo", tags=["play"],
               summary="Take back your last action (only alone vs bots or hot-seat, never past hidden information)")
     async def undo(game_id: str, authorization: Annotated[str | None, Header()] = None,
                    body: Annotated[UndoBody | None, Body()] = None) -> Response:
-        token = bearer(authorization)
-        live = await live_game(game_id)
-        access = authorise(live, token)
-        new, _ = await call(service.undo, game_id, access, body.seat if body else None)
+        new, _ = await call(service.undo, game_id, bearer(authorization), body.seat if body else None)
         hub.announce(new)
         return json_response({"seq": new.seq})
 
@@ -345,7 +332,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.send_text(json.dumps({"type": "error", "error": exc.body()["error"]}))
             await ws.close(code=4000 + exc.status)
             return
-        await Session(ws, hub, game_id, access, seat, settings.max_body_bytes).run(since)
+        await Session(ws, hub, game_id, token, access, seat, settings.max_body_bytes).run(since)
 
     # ------------------------------------------------------------------ static client
     def page(name: str) -> Response:
@@ -388,10 +375,12 @@ def _int_param(raw: str | None, name: str) -> int | None:
 class Session:
     """One WebSocket: sends an update after every change (what this seat may see), takes actions and pings."""
 
-    def __init__(self, ws: WebSocket, hub: Hub, game_id: str, access: Access, seat: int | None, max_bytes: int) -> None:
+    def __init__(self, ws: WebSocket, hub: Hub, game_id: str, token: str | None, access: Access, seat: int | None,
+                 max_bytes: int) -> None:
         self.ws = ws
         self.hub = hub
         self.game_id = game_id
+        self.token = token
         self.access = access
         self.seat = seat
         self.max_bytes = max_bytes
@@ -422,6 +411,10 @@ class Session:
         first = True
         while True:
             live = service.cached(self.game_id) or live
+            if self.token and live.access(self.token) != self.access:  # the seat was given to someone else
+                await self.error(ApiError(401, "bad_token", "this token is no longer a seat of this game"))
+                await self.ws.close(code=4401)
+                return
             if first or live.seq > last:
                 await self.send({"type": "update", "seq": live.seq,
                                  "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
@@ -466,7 +459,9 @@ class Session:
                 raise ApiError(400, "malformed", f"{name} must be an integer")
         if "action" not in msg:
             raise ApiError(400, "malformed", "an action message needs 'action'")
-        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.access, seat, msg["action"], expected)
+        if self.access.spectator:
+            raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
+        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.token, seat, msg["action"], expected)
         self.hub.announce(new)
 
     async def error(self, exc: ApiError) -> None:

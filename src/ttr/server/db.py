@@ -78,6 +78,28 @@ events = sa.Table(
 )
 
 
+TZ = sa.DateTime(timezone=True)
+
+# The statements of every change, built once: the hot path of the server (building Core statements per call
+# costs more than running them on SQLite).
+SELECT_SEQ = sa.text("SELECT seq FROM games WHERE id = :gid")
+LOCK_SEQ = {False: SELECT_SEQ, True: sa.text("SELECT seq FROM games WHERE id = :gid FOR UPDATE")}
+INSERT_EVENT = sa.text(
+    "INSERT INTO events (game_id, seq, action_idx, player, type, public, secret, undone, at) "
+    "VALUES (:game_id, :seq, :action_idx, :player, :type, :public, :secret, :undone, :at)"
+).bindparams(sa.bindparam("at", type_=TZ), sa.bindparam("undone", type_=sa.Boolean))
+INSERT_ACTION = sa.text(
+    "INSERT INTO actions (game_id, idx, seat, action, reveals, at) VALUES (:game_id, :idx, :seat, :action, :reveals, :at)"
+).bindparams(sa.bindparam("at", type_=TZ), sa.bindparam("reveals", type_=sa.Boolean))
+UPDATE_GAME = sa.text(
+    "UPDATE games SET seq = :seq, status = :status, updated_at = :now, to_move = :to_move, bot_to_move = :bot_to_move, "
+    "bot_lease_owner = NULL, bot_lease_until = NULL WHERE id = :gid"
+).bindparams(sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean))
+UPDATE_POSITION = sa.text("UPDATE games SET position = :position, action_count = :action_count WHERE id = :gid")
+UPDATE_FINISHED = sa.text("UPDATE games SET finished_at = :now WHERE id = :gid").bindparams(sa.bindparam("now", type_=TZ))
+NOTIFY = sa.text("SELECT pg_notify('ttr_games', :p)")
+
+
 class Database:
     """Engines and transactions. ``write()`` serialises writers; ``read()`` is a plain transaction."""
 
@@ -102,17 +124,20 @@ class Database:
         with self.read_engine.connect() as conn:
             yield conn
 
-    def lock_game(self, conn: Connection, game_id: str) -> sa.Row | None:
-        """The game's row, locked until the transaction ends (SQLite: the whole database already is)."""
-        q = sa.select(games.c.seq, games.c.status).where(games.c.id == game_id)
-        if self.is_postgres:
-            q = q.with_for_update()
-        return conn.execute(q).first()
+    def lock_game(self, conn: Connection, game_id: str) -> int | None:
+        """The game's seq, its row locked until the transaction ends (SQLite: the whole database already is)."""
+        return conn.execute(LOCK_SEQ[self.is_postgres], {"gid": game_id}).scalar()
 
     def notify(self, conn: Connection, payload: str) -> None:
         """Tell every process (LISTEN ttr_games) that a game changed; delivered when the transaction commits."""
         if self.is_postgres:
-            conn.execute(sa.text("SELECT pg_notify('ttr_games', :p)"), {"p": payload})
+            conn.execute(NOTIFY, {"p": payload})
+
+    def checkpoint(self) -> None:
+        """SQLite: move the write-ahead log into the database file here, in the background, not inside a commit."""
+        if self.is_sqlite:
+            with self.read_engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -132,6 +157,7 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a background task (Database.checkpoint)
         cur.close()
 
     @sa.event.listens_for(engine, "begin")

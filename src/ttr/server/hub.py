@@ -64,6 +64,8 @@ class Hub:
             self._listener = threading.Thread(target=self._listen, name="ttr-listen", daemon=True)
             self._listener.start()
         self._tasks.append(asyncio.create_task(self._sweep(first_idle=0.0)))
+        if self.service.db.is_sqlite:
+            self._tasks.append(asyncio.create_task(self._checkpoints()))
 
     async def stop(self) -> None:
         self._stop.set()
@@ -237,6 +239,16 @@ class Hub:
         with self._bots_lock:
             for key in [k for k in self._bots if k[0] == game_id]:
                 del self._bots[key]
+
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.call(self.service.db.checkpoint)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # busy: next time
+                log.debug("checkpoint skipped: %s", exc)
 
     async def _sweep(self, first_idle: float) -> None:
         """Start bot turns nobody is playing: at start-up all of them, later those idle for a while."""

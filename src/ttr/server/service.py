@@ -29,7 +29,19 @@ from ..bots import LEVELS
 from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, TTRError
-from .db import Database, actions, events, games, seats
+from .db import (
+    INSERT_ACTION,
+    INSERT_EVENT,
+    SELECT_SEQ,
+    UPDATE_FINISHED,
+    UPDATE_GAME,
+    UPDATE_POSITION,
+    Database,
+    actions,
+    events,
+    games,
+    seats,
+)
 from .errors import ApiError, unknown_game
 from .security import clean_name, hash_token, new_game_id, new_token
 from .undo import action_reveals, undo_point
@@ -221,6 +233,16 @@ class LiveGame:
         return rec
 
 
+def authorise(live: LiveGame, token: str | None) -> Access:
+    """The seats `token` controls in `live`; 401 when there is no token or it is not one of this game's."""
+    if token is None:
+        raise ApiError(401, "token_required", "this needs your seat's token (Authorization: Bearer <token>)")
+    access = live.access(token)
+    if access is None:
+        raise ApiError(401, "bad_token", "this token is not a seat of this game")
+    return access
+
+
 class GameService:
     """Creates games and applies changes to them; keeps the per-process snapshot cache."""
 
@@ -260,7 +282,7 @@ class GameService:
         if not isinstance(game_id, str) or len(game_id) > 32:
             raise unknown_game(str(game_id)[:40])
         with self.db.read() as conn:
-            seq = conn.execute(sa.select(games.c.seq).where(games.c.id == game_id)).scalar()
+            seq = conn.execute(SELECT_SEQ, {"gid": game_id}).scalar()
             if seq is None:
                 raise unknown_game(game_id)
             cur = self._cache.get(game_id)
@@ -306,11 +328,11 @@ class GameService:
             raise unknown_game(str(game_id)[:40])
         with self._lock(game_id):
             with self.db.write() as conn:
-                row = self.db.lock_game(conn, game_id)
-                if row is None:
+                seq = self.db.lock_game(conn, game_id)
+                if seq is None:
                     raise unknown_game(game_id)
                 live = self._cache.get(game_id)
-                if live is None or live.seq != row.seq:
+                if live is None or live.seq != seq:
                     live = self._load(conn, game_id)
                     assert live is not None
                 new, result = fn(conn, live)
@@ -324,7 +346,7 @@ class GameService:
         stored = [StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
                   for i, (idx, e) in enumerate(new_events)]
         if stored:
-            conn.execute(events.insert(), [
+            conn.execute(INSERT_EVENT, [
                 {"game_id": live.id, "seq": s.seq, "action_idx": s.action_idx, "player": s.player, "type": s.type,
                  "public": _dumps(s.public), "secret": _dumps(s.secret) if s.secret else None, "undone": False, "at": now}
                 for s in stored])
@@ -334,16 +356,12 @@ class GameService:
             status = FINISHED
         new = replace(live, game=game, status=status, seq=live.seq + len(stored), events=live.events + stored,
                       updated_at=at, memo={}, **row_changes)
-        values: dict[str, Any] = {
-            "seq": new.seq, "status": status, "updated_at": now, "to_move": None if game.is_over else game.current,
-            "bot_to_move": new.bot_to_move, "bot_lease_owner": None, "bot_lease_until": None,
-        }
+        conn.execute(UPDATE_GAME, {"gid": live.id, "seq": new.seq, "status": status, "now": now,
+                                   "to_move": None if game.is_over else game.current, "bot_to_move": new.bot_to_move})
         if game is not live.game:
-            values["position"] = _dumps(game.to_dict())
-            values["action_count"] = len(game.history)
+            conn.execute(UPDATE_POSITION, {"gid": live.id, "position": _dumps(game.to_dict()), "action_count": len(game.history)})
         if status == FINISHED and live.status != FINISHED:
-            values["finished_at"] = now
-        conn.execute(games.update().where(games.c.id == live.id).values(**values))
+            conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
         self.db.notify(conn, f"{live.id} {new.seq}")
         return new, stored
 
@@ -478,10 +496,14 @@ class GameService:
         return self._change(game_id, change)
 
     # ------------------------------------------------------------------ actions
-    def submit(self, game_id: str, access: Access, seat: int | None, action_json: Any,
+    def submit(self, game_id: str, who: Access | str | None, seat: int | None, action_json: Any,
                expected_seq: int | None) -> tuple[LiveGame, list[StoredEvent]]:
-        """Apply one action for a seat `access` controls (a bot's access for bots). Raises ApiError, changing nothing."""
-        if access.spectator:
+        """Apply one action for a seat that `who` (a token, or a bot's Access) controls. Raises ApiError, changing nothing.
+
+        A token is checked against the game as it is inside the transaction, so a token revoked by another
+        process a moment ago is refused.
+        """
+        if isinstance(who, Access) and who.spectator:
             raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
         try:
             action = Action.from_json(action_json)
@@ -489,6 +511,9 @@ class GameService:
             raise ApiError(400, "malformed", str(exc)) from None
 
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
+            access = who if isinstance(who, Access) else authorise(live, who)
+            if access.spectator:
+                raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
             g = live.game
             if live.status == OPEN:
                 raise ApiError(409, "not_started", "the game starts when every human seat has joined")
@@ -513,15 +538,16 @@ class GameService:
             idx = len(g.history)
             reveals = action_reveals(g, action, after)
             now = _now()
-            conn.execute(actions.insert().values(game_id=live.id, idx=idx, seat=acting, action=_dumps(action.to_json()),
-                                                 reveals=reveals, at=now))
+            conn.execute(INSERT_ACTION, {"game_id": live.id, "idx": idx, "seat": acting, "action": _dumps(action.to_json()),
+                                         "reveals": reveals, "at": now})
             return self._append(conn, live, now, [(idx, e) for e in evs], game=after,
                                 actions=(*live.actions, (acting, reveals)))
 
         return self._change(game_id, change)
 
-    def undo(self, game_id: str, access: Access, seat: int | None) -> tuple[LiveGame, list[StoredEvent]]:
+    def undo(self, game_id: str, token: str | None, seat: int | None) -> tuple[LiveGame, list[StoredEvent]]:
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
+            access = authorise(live, token)
             if seat is not None and seat not in access.seats:
                 raise ApiError(403, "not_your_seat", f"this token does not control seat {seat}")
             keep = live.undo_check(access)

@@ -546,6 +546,7 @@ export class GameClient {
     }
     if (this.coverFor === null || !this.hotseat) {
       this.cover.hidden = true;
+      this.cover.replaceChildren();
       this.root.classList.remove("covered");
       return;
     }

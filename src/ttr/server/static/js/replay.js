@@ -111,7 +111,7 @@ class ReplayViewer extends GameClient {
     host.replaceChildren(h("div", { class: "replay-controls", id: "replay-controls" },
       h("button", { type: "button", class: "button", id: "replay-first", title: t("replay.first"), "aria-label": t("replay.first"), onclick: () => this.go(0) }, "|◀"),
       h("button", { type: "button", class: "button", id: "replay-back", title: t("replay.back"), "aria-label": t("replay.back"), onclick: () => this.go(this.step - 1) }, "◀"),
-      h("button", { type: "button", class: "button primary", id: "replay-play", title: t(this.playing ? "replay.pause" : "replay.play"), "aria-label": t(this.playing ? "replay.pause" : "replay.play"), onclick: () => this.play() }, this.playing ? "❚❚" : "▶▶"),
+      h("button", { type: "button", class: "button primary", id: "replay-play", title: t(this.playing ? "replay.pause" : "replay.play"), "aria-label": t(this.playing ? "replay.pause" : "replay.play"), onclick: () => this.play() }, this.playing ? "❚❚ " : "▶ ", t(this.playing ? "replay.pause" : "replay.play")),
       h("button", { type: "button", class: "button", id: "replay-forward", title: t("replay.forward"), "aria-label": t("replay.forward"), onclick: () => this.go(this.step + 1) }, "▶"),
       h("button", { type: "button", class: "button", id: "replay-last", title: t("replay.last"), "aria-label": t("replay.last"), onclick: () => this.go(this.steps) }, "▶|"),
       slider,

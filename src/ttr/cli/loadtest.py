@@ -1,0 +1,99 @@
+"""ttr loadtest: N concurrent games through the real HTTP/WebSocket API; actions/s, latency percentiles, errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HELP = "load-test a game server: N concurrent games of random players over HTTP/WebSocket (starts its own server by default)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--url", help="server to test (default: start `ttr serve` on a free port with a fresh SQLite file)")
+    p.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    p.add_argument("--duration", type=float, default=60.0, help="seconds to run (default 60)")
+    p.add_argument("--humans", type=int, default=2, help="human seats per game, played by this client (default 2)")
+    p.add_argument("--bots", type=int, default=0, help="bot seats per game, played by the server (default 0)")
+    p.add_argument("--bot-level", default="easy")
+    p.add_argument("--edition", default="usa")
+    p.add_argument("--think", type=float, default=1.0,
+                   help="mean think time in seconds before each action, uniform in [0, 2*think] (default 1.0; 0 = flat out)")
+    p.add_argument("--bot-delay", type=float, default=0.5, help="the started server's --bot-delay (default 0.5)")
+    p.add_argument("--db", help="the started server's --db (default: a temporary SQLite file)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[bytes], str]:
+    import httpx
+
+    port = _free_port()
+    db = args.db or os.path.join(tmp, "loadtest.sqlite3")
+    proc = subprocess.Popen([sys.executable, "-m", "ttr", "serve", "--port", str(port), "--db", db, "--bot-delay",
+                             str(args.bot_delay), "--no-access-log", "--log-level", "warning"])
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"ttr loadtest: the server exited with {proc.returncode}")
+        try:
+            if httpx.get(url + "/api/editions", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("ttr loadtest: the server did not start")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..server.loadtest import LoadConfig, cpu_seconds, run_load
+
+    if args.games < 1 or args.humans < 1 or args.duration <= 0 or args.think < 0:
+        print("ttr loadtest: --games and --humans must be >= 1, --duration > 0, --think >= 0", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="ttr-load-") as tmp:
+        proc = None
+        url = args.url
+        if not url:
+            proc, url = _start_server(args, tmp)
+        cpu0 = cpu_seconds(proc.pid) if proc else None
+        try:
+            cfg = LoadConfig(url=url.rstrip("/"), games=args.games, duration=args.duration, humans=args.humans, bots=args.bots,
+                             bot_level=args.bot_level, edition=args.edition, think=args.think, seed=args.seed)
+            report = run_load(cfg)
+            if proc and cpu0 is not None and (cpu1 := cpu_seconds(proc.pid)) is not None:
+                report["server_cpu_s"] = round(cpu1 - cpu0, 1)
+                report["server_cpu_share"] = round((cpu1 - cpu0) / report["duration_s"], 2)
+        finally:
+            if proc:
+                proc.terminate()
+                proc.wait(15)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        lat, upd = report["latency_ms"], report["update_delay_ms"]
+        print(f"{report['games']} concurrent games ({report['humans_per_game']} client seats + {report['bots_per_game']} bots, "
+              f"{report['edition']}, think {report['think_s']} s) for {report['duration_s']} s")
+        print(f"games started {report['games_started']}, finished {report['games_finished']}")
+        print(f"actions {report['actions']}  ({report['actions_per_s']}/s)")
+        print(f"action latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}")
+        print(f"update delay ms (POST to own WebSocket update): p50 {upd['p50']}  p95 {upd['p95']}  p99 {upd['p99']}")
+        if "server_cpu_s" in report:
+            print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core)")
+        print(f"errors {report['errors']}" + (f" {report['errors_by_kind']}" if report["errors"] else ""))
+        for sample in report["error_samples"]:
+            print("  " + sample)
+    return 1 if report["errors"] else 0
