@@ -1,22 +1,34 @@
-"""Bots, from random to strong. ``make_bot(name)`` accepts a bot name or a difficulty level."""
+"""Bots, from random to strong. ``make_bot(name)`` accepts a bot name, a difficulty level, or a bot
+spec with options such as ``"ismcts:iterations=200"`` (``name:key=value:key=value``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from .base import Bot, RandomBot
+from .personas import DestinationHungryBot, LongRouteExploiterBot, OneStepThinkingBot, RouteFocusBot
+from .planner import PlannerBot, RacerBot
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
+    "destination_hungry": DestinationHungryBot,
+    "route_focus": RouteFocusBot,
+    "one_step": OneStepThinkingBot,
+    "long_route": LongRouteExploiterBot,
+    "racer": RacerBot,
+    "planner": PlannerBot,
 }
+
+PERSONAS = ("destination_hungry", "route_focus", "one_step", "long_route")
 
 # Difficulty levels offered to players; each maps to a bot name plus options.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "easy": ("random", {}),
-    "medium": ("random", {}),
-    "hard": ("random", {}),
-    "max": ("random", {}),
+    "easy": ("one_step", {}),
+    "medium": ("racer", {}),
+    "hard": ("planner", {}),
+    "max": ("planner", {}),
 }
 
 
@@ -24,14 +36,31 @@ def bot_names() -> list[str]:
     return sorted(BOTS) + list(LEVELS)
 
 
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """'ismcts:iterations=200:time_per_move=0.5' -> ('ismcts', {'iterations': 200, 'time_per_move': 0.5})."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"bad bot option {part!r} in {spec!r} (expected key=value)")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return name, options
+
+
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by name ('random', ...) or level ('easy', 'medium', 'hard', 'max')."""
-    if name in LEVELS:
-        base, opts = LEVELS[name]
+    """A bot by name ('random', 'planner', ...), level ('easy', 'medium', 'hard', 'max') or spec ('name:key=value')."""
+    base_name, spec_options = parse_bot_spec(name)
+    options = {**spec_options, **options}
+    if base_name in LEVELS:
+        base, opts = LEVELS[base_name]
         return BOTS[base](seed=seed, **{**opts, **options})
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
-    return BOTS[name](seed=seed, **options)
+    if base_name not in BOTS:
+        raise ValueError(f"unknown bot {base_name!r} (known: {', '.join(bot_names())})")
+    return BOTS[base_name](seed=seed, **options)
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "PERSONAS", "Bot", "RandomBot", "bot_names", "make_bot", "parse_bot_spec"]

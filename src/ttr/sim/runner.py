@@ -48,6 +48,8 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     rec["stats"] = {"decisions": decisions, "turns": game.turn, "passes": passes,
                     "stalemate": passes >= game.n and game.pass_streak >= game.n}
     rec["breakdown"] = res["players"]
+    ed = game.edition
+    rec["routes"] = {ed.routes[i].id: o for i, o in enumerate(game.route_owner) if o >= 0}  # final owners, for heatmaps
     return rec
 
 
