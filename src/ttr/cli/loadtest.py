@@ -90,9 +90,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"games started {report['games_started']}, finished {report['games_finished']}")
         print(f"actions {report['actions']}  ({report['actions_per_s']}/s)")
         print(f"action latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}")
+        srv = report["server_time_ms"]
+        print(f"  of which in the server (Server-Timing): p50 {srv['p50']}  p95 {srv['p95']}  p99 {srv['p99']}")
         print(f"update delay ms (POST to own WebSocket update): p50 {upd['p50']}  p95 {upd['p95']}  p99 {upd['p99']}")
         if "server_cpu_s" in report:
-            print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core)")
+            print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "
+                  f"load client CPU {report['client_cpu_s']} s")
         print(f"errors {report['errors']}" + (f" {report['errors_by_kind']}" if report["errors"] else ""))
         for sample in report["error_samples"]:
             print("  " + sample)

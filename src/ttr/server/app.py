@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -139,6 +140,28 @@ class _TooLarge(Exception):
     pass
 
 
+class ServerTiming:
+    """Add ``Server-Timing: app;dur=<ms>`` to every response: time spent in the server, as opposed to the network
+    or a busy client (``ttr loadtest`` reports both)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                dur = f"app;dur={(time.perf_counter() - start) * 1000:.2f}".encode()
+                message["headers"] = [*message.get("headers", []), (b"server-timing", dur)]
+            await send(message)
+
+        await self.app(scope, receive, timed)
+
+
 def edition_summary(edition_id: str) -> dict[str, Any]:
     ed = get_edition(edition_id)
     return {"id": ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes),
@@ -196,6 +219,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(ServerTiming)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> Response:

@@ -7,6 +7,7 @@ of failing half-way. PostgreSQL (psycopg 3): writers lock the game row with ``SE
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -107,6 +108,7 @@ class Database:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.is_postgres = url.startswith("postgresql")
+        self._sqlite_writer = threading.Lock()
         if self.is_sqlite:
             self.engine = _sqlite_engine(url, immediate=True)
             self.read_engine = _sqlite_engine(url, immediate=False)
@@ -116,6 +118,12 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
+        if self.is_sqlite:
+            # One writer at a time in this process: SQLite would otherwise make the others sleep and retry
+            # (its busy handler backs off up to 100 ms), which is where slow requests came from under load.
+            with self._sqlite_writer, self.engine.begin() as conn:
+                yield conn
+            return
         with self.engine.begin() as conn:
             yield conn
 

@@ -39,6 +39,7 @@ class LoadConfig:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, POST -> response
+    server_times: list[float] = field(default_factory=list)  # seconds the server spent on it (Server-Timing)
     update_delays: list[float] = field(default_factory=list)  # seconds, POST -> own WebSocket shows the new seq
     errors: dict[str, int] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
@@ -74,6 +75,7 @@ class LoadTest:
         async with httpx.AsyncClient(base_url=self.cfg.url, timeout=30, limits=limits) as http:
             self.http = http
             start = time.perf_counter()
+            self.cpu0 = time.process_time()
             self.deadline = start + self.cfg.duration
             await asyncio.gather(*(self.slot(i) for i in range(self.cfg.games)))
             elapsed = time.perf_counter() - start
@@ -147,6 +149,9 @@ class LoadTest:
                 t0 = time.perf_counter()
                 res = await self.http.post(f"/api/games/{gid}/actions", json=body, headers=headers)
                 self.stats.latencies.append(time.perf_counter() - t0)
+                timing = res.headers.get("server-timing", "")
+                if timing.startswith("app;dur="):
+                    self.stats.server_times.append(float(timing[8:]) / 1000)
                 if res.status_code != 200:
                     self.stats.error(f"action {res.status_code}", res.text)
                     continue
@@ -156,6 +161,7 @@ class LoadTest:
         s = self.stats
         ms = [x * 1000 for x in s.latencies]
         upd = [x * 1000 for x in s.update_delays]
+        srv = [x * 1000 for x in s.server_times]
 
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 1)
@@ -167,6 +173,8 @@ class LoadTest:
             "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1) if elapsed else 0.0,
             "latency_ms": {"p50": r(percentile(ms, 50)), "p95": r(percentile(ms, 95)), "p99": r(percentile(ms, 99)),
                            "max": r(max(ms) if ms else None), "mean": r(statistics.fmean(ms) if ms else None)},
+            "server_time_ms": {"p50": r(percentile(srv, 50)), "p95": r(percentile(srv, 95)), "p99": r(percentile(srv, 99))},
+            "client_cpu_s": round(time.process_time() - self.cpu0, 1),
             "update_delay_ms": {"p50": r(percentile(upd, 50)), "p95": r(percentile(upd, 95)), "p99": r(percentile(upd, 99))},
             "ws_messages": s.ws_messages,
             "errors": sum(s.errors.values()), "errors_by_kind": s.errors, "error_samples": s.error_samples,

@@ -272,6 +272,8 @@ export class GameClient {
   render() {
     if (!this.state || !this.els) return;
     this.legal = analyseLegal(this.state.legal || []);
+    const v = this.view;
+    if (v.phase === "over" && v.result && this.pathOwner === null) this.pathOwner = (v.result.winners || [0])[0];
     this.renderBoard();
     this.renderBanner();
     this.renderPlayers();
@@ -566,7 +568,6 @@ export class GameClient {
   renderFinal() {
     const v = this.view;
     if (v.phase !== "over" || !v.result) { this.final.hidden = true; return; }
-    if (this.pathOwner === null) this.pathOwner = (v.result.winners || [0])[0];
     this.final.hidden = this.finalDismissed;
     if (!this.finalDismissed) this.final.replaceChildren(finalSheet(this));
     if (this.finalDismissed && !this.els.actions.querySelector("#show-scores")) {
