@@ -95,6 +95,8 @@ def test_flush_stops_after_three_consecutive_flushes() -> None:
     assert [e.type for e in events].count("market_flush") == 3
     assert g.to_dict()["market"] == [LOCO, LOCO, LOCO, "red", "red"]  # left as it is after the third flush
     assert g.to_dict()["deck"][-5:] == ["green"] * 5
+    events = g.apply(faceup(3))  # the next refill checks again (the cap counts the flushes of one refill)
+    assert [e.type for e in events].count("market_flush") == 1
 
 
 def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> None:

@@ -9,17 +9,17 @@ from ttr.engine import Game
 
 
 def blocked(players: int = 3, hands: dict[int, dict[str, int]] | None = None, trains: list[int] | None = None,
-            market: list[str | None] | None = None) -> Game:
+            market: list[str | None] | None = None, free: tuple[str, ...] = ()) -> Game:
     """Every route of 3 or fewer spaces owned, 3 trains each, no cards to draw, no tickets left.
 
     Player 0 holds every card not placed elsewhere, but nobody can claim (a free route needs more
-    trains than anyone has): a position where passing is the only action.
+    trains than anyone has): a position where passing is the only action. `free` routes stay unowned.
     """
     g = started(players, seed=3)
     ed = g.edition
     owned: dict[str, int] = {}
     for r in ed.routes:  # lanes of a double are listed together, so they get different owners
-        if r.length <= 3:
+        if r.length <= 3 and r.id not in free:
             owned[r.id] = len(owned) % players
     return arrange(g, hands=hands or {}, market=market or [None] * 5, rest=0, routes=owned, ticket_deck=[],
                    trains=trains or [3] * players, current=0)
@@ -125,6 +125,18 @@ def test_end_trigger_happens_once() -> None:
     g.apply(BLIND)
     g.apply(BLIND)
     assert g.is_over
+
+
+def test_a_pass_uses_up_a_final_round_turn() -> None:
+    g = blocked(3, trains=[2, 3, 3], market=[None, None, "red", None, None], free=("atlanta-nashville",))
+    assert faceup(2) in g.legal_actions()
+    g.apply(faceup(2))  # player 0 ends a turn with 2 trains: the final round starts
+    assert g.final_turns == 3
+    g.apply(PASS)  # player 1 (no cards)
+    g.apply(PASS)  # player 2
+    assert not g.is_over
+    events = g.apply(claim("atlanta-nashville", locomotive=1))  # player 0's last turn
+    assert g.is_over and events[-1].data["reason"] == "final round complete"
 
 
 def test_no_action_is_legal_after_the_game_ends() -> None:
