@@ -284,8 +284,9 @@ class ActionCodec:
     def _mirror(self, rc: RouteCodes, hand: list[int]) -> dict[Cards, int]:
         """Canonical payments of a substitution route with their codes (first code wins, like the engine's dedupe).
 
-        Mirrors ``payments.route_payments`` for these routes, recording the loop variables it walks;
-        the tests check that the two agree payment for payment.
+        Walks the same choices as ``payments.route_payments`` for these routes (colour, locomotives
+        replaced or sets of any cards, wilds) and fills the "any" cards by the documented canonical
+        rule (``_fill_any``); the tests check payment for payment that the engine offers the same set.
         """
         key = (rc.route, tuple(hand))
         got = self._mirror_cache.get(key)
@@ -305,48 +306,32 @@ class ActionCodec:
                     continue
                 for sets in range(length + 1):
                     needed = length - sets
-                    h = list(hand)
-                    real = [0] * NCARDS
-                    real[c] = min(h[c], needed)
-                    h[c] -= real[c]
-                    short = needed - real[c]
-                    for w, avail in ((PLUS4, nplus), (LOCOMOTIVE, nloco)):
-                        t = min(avail, short)
-                        real[w] += t
-                        h[w] -= t
-                        short -= t
-                    if short:
+                    p = [0] * NCARDS
+                    p[c] = min(hand[c], needed)
+                    short = needed - p[c]
+                    p[PLUS4] = min(nplus, short)
+                    p[LOCOMOTIVE] = min(nloco, short - p[PLUS4])
+                    if short - p[PLUS4] - p[LOCOMOTIVE]:
                         continue
-                    rest = pay._fill_any(h, sets * s, c)
-                    if rest is None:
+                    if not _fill_any(hand, p, sets * s, c):
                         break
-                    out.setdefault(tuple(x + y for x, y in zip(real, rest, strict=True)), ci * (length + 1) + sets)
+                    out.setdefault(tuple(p), ci * (length + 1) + sets)
         else:
             subst = rules.ferry_substitute_cards
             ferry = route.ferry
-            rest_len = length - ferry
+            rest = length - ferry
             for ci, c in enumerate(rc.colours):
-                have = hand[c]
                 for k in range(ferry + 1):
-                    need_locos = ferry - k
-                    if nloco + nplus < need_locos:
-                        continue
-                    for w in range(max(0, rest_len - have), rest_len + 1):
-                        if need_locos + w > nloco + nplus:
+                    for w in range(max(0, rest - hand[c]), rest + 1):
+                        wilds = ferry - k + w
+                        if wilds > nloco + nplus:
                             break
-                        h = list(hand)
                         p = [0] * NCARDS
-                        p[c] = rest_len - w
-                        h[c] -= rest_len - w
-                        for _ in range(need_locos + w):
-                            wk = PLUS4 if h[PLUS4] and plus4_ok else LOCOMOTIVE
-                            p[wk] += 1
-                            h[wk] -= 1
-                        extra = pay._fill_any(h, subst * k, c)
-                        if extra is None:
-                            continue
-                        code = (ci * (ferry + 1) + k) * (rest_len + 1) + w
-                        out.setdefault(tuple(x + y for x, y in zip(p, extra, strict=True)), code)
+                        p[c] = rest - w
+                        p[PLUS4] = min(wilds, nplus)
+                        p[LOCOMOTIVE] = wilds - p[PLUS4]
+                        if _fill_any(hand, p, subst * k, c):
+                            out.setdefault(tuple(p), (ci * (ferry + 1) + k) * (rest + 1) + w)
         if len(self._mirror_cache) >= _CACHE_LIMIT // 10:
             self._mirror_cache.clear()
         self._mirror_cache[key] = out
@@ -426,6 +411,20 @@ class ActionCodec:
         k, w = divmod(rem, rest + 1)
         return (f"{COLOURS[rc.colours[ci]]} cards with {w} locomotive(s) among them, and {k} of the {route.ferry} ferry "
                 f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each")
+
+
+def _fill_any(hand: list[int], p: list[int], n: int, colour: int) -> bool:
+    """Add n "any" cards to payment `p` by the canonical rule (docs/payments.md): colours other than
+    `colour` from the fewest held (ties: lower index), then `colour`, then +4 locomotives, then
+    locomotives; cards already in `p` are not available. False if the hand runs out."""
+    order = sorted((c for c in range(_NCOL) if c != colour and hand[c]), key=lambda c: (hand[c], c))
+    for c in (*order, colour, PLUS4, LOCOMOTIVE):
+        if not n:
+            return True
+        t = min(hand[c] - p[c], n)
+        p[c] += t
+        n -= t
+    return not n
 
 
 def _single_colour(cards: Cards) -> int:

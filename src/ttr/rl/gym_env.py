@@ -40,7 +40,7 @@ ILLEGAL_POLICIES = ("raise", "terminate")
 
 
 class TicketToRideEnv(gym.Env):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, edition: Edition | str = "usa", opponents: Sequence[str] = ("random",),
                  seat: int | str = 0, reward: str = "margin", options: dict[str, Any] | None = None,

@@ -13,13 +13,14 @@ list comparisons plus the small per-turn counters.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import ne
+from typing import Any
 
 import numpy as np
 
-from ..cards import COLOURS, NCARDS, NO_CARD
+from ..cards import COLOURS, NCARDS
 from ..editions import Edition
 from ..engine import PHASES, PlayerView
-from ..engine.scoring import components, ticket_done
 from .actions import TUNNEL_REVEAL, _max_offered
 
 OBSERVATION_VERSION = 0
@@ -47,7 +48,7 @@ class ObservationLayout:
         r = ed.rules
         self.seats = s = r.players[1]
         self.kinds = [k for k in range(NCARDS) if ed.deck[k] > 0]  # card kinds this edition's deck has
-        self.kind_pos = {k: i for i, k in enumerate(self.kinds)}
+        self.kind_pos = [self.kinds.index(k) if k in self.kinds else -1 for k in range(NCARDS)]
         nk = len(self.kinds)
         self.nroutes = nr = len(ed.routes)
         self.ncities = nc = ed.ncities
@@ -113,14 +114,11 @@ class ObservationLayout:
         self.size = pos
         self.high = np.concatenate(highs)
         self.low = np.zeros(self.size, dtype=np.float32)
-        self.route_slots = np.arange(nr, dtype=np.int64) * s
-        self.city_slots = np.arange(nc, dtype=np.int64) * s
+        # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
+        self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
     def rows(self) -> list[tuple[str, int, int, str]]:
         return [(b.name, b.start, b.size, b.doc) for b in self.blocks.values()]
-
-
-_NEVER: list[int] = [-99]  # a value no view list ever equals: forces the first encoding
 
 
 class ObservationEncoder:
@@ -130,11 +128,15 @@ class ObservationEncoder:
         self.layout = layout
         self.me = me
         self.buf = np.zeros(layout.size, dtype=np.float32)
-        self._last: dict[str, object] = {}
+        self._last: dict[str, Any] = {}
+        self._parent = list(range(layout.ncities))  # union-find over my own routes
+        self._mine: set[int] = set()
 
     def reset(self) -> None:
         self.buf[:] = 0
         self._last.clear()
+        self._parent = list(range(self.layout.ncities))
+        self._mine.clear()
 
     def encode(self, view: PlayerView) -> np.ndarray:
         """A new float32 array for this view (the encoder's buffer is reused internally)."""
@@ -150,7 +152,7 @@ class ObservationEncoder:
         last = self._last
         # --- small counters, rewritten every step
         head = [0.0] * lay.small_stop
-        head[PHASES.index(view.phase)] = 1.0
+        head[_PHASE[view.phase]] = 1.0
         o = blocks["to_move"].start
         if view.phase != "over":
             head[o + (view.current - me) % n] = 1.0
@@ -186,52 +188,38 @@ class ObservationEncoder:
                 head[b + 1] = npass - waiting - done
                 head[b + 2] = done
         hand = view.hand
+        discard = view.discard
         o = blocks["hand"].start
+        o2 = blocks["piles"].start + 1
         for i, k in enumerate(lay.kinds):
             head[o + i] = hand[k]  # type: ignore[index]
-        o = blocks["piles"].start
-        head[o] = view.deck_size
-        discard = view.discard
-        for i, k in enumerate(lay.kinds):
-            head[o + 1 + i] = discard[k]
-        o += 1 + len(lay.kinds)
+            head[o2 + i] = discard[k]
+        head[o2 - 1] = view.deck_size
+        o = o2 + len(lay.kinds)
         sizes = view.ticket_deck_sizes
         for i, d in enumerate(ed.ticket_decks):
             head[o + i] = sizes.get(d, 0)
         buf[: lay.small_stop] = head
-        # --- blocks rewritten only when their source changed
-        market = view.market
-        if market != last.get("market", _NEVER):
-            last["market"] = market
-            b = blocks["market"]
-            row = [0.0] * b.size
-            nk = len(lay.kinds)
-            for slot, c in enumerate(market):
-                if c != NO_CARD:
-                    row[slot * nk + lay.kind_pos[c]] = 1.0
-            buf[b.start: b.stop] = row
+        # --- blocks rewritten only where their source changed
+        self._one_hot_rows("market", view.market, len(lay.kinds), lay.kind_pos)
         owners = view.route_owner
-        routes_changed = owners != last.get("routes", _NEVER)
-        if routes_changed:
-            last["routes"] = owners
-            self._owner_block(blocks["routes"], owners, lay.route_slots, me, n)
+        if owners != last.get("routes"):
+            self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        if routes_changed:
-            last["my_routes"] = owners.count(me)
-        mine = (last["my_routes"], tickets)
+        mine = (len(self._mine), tickets)
         if mine != last.get("mine"):  # connectivity changes only with my own claims or tickets
             last["mine"] = mine
             b = blocks["tickets"]
             buf[b.start: b.stop] = 0.0
-            if tickets:
-                routes = ed.routes
-                labels = components(lay.ncities, ((routes[i].a, routes[i].b) for i, o in enumerate(owners) if o == me))
-                for t in tickets:
-                    buf[b.start + 2 * t] = 1.0
-                    if ticket_done(labels, ed.tickets[t]):
-                        buf[b.start + 2 * t + 1] = 1.0
+            find = self._find
+            for t in tickets:
+                buf[b.start + 2 * t] = 1.0
+                ticket = ed.tickets[t]
+                ends = {find(c) for c in ticket.b_nodes}
+                if any(find(c) in ends for c in ticket.a_nodes):
+                    buf[b.start + 2 * t + 1] = 1.0
         offered = view.offered
-        if offered != last.get("offered", _NEVER):
+        if offered != last.get("offered"):
             last["offered"] = offered
             b = blocks["offered"]
             buf[b.start: b.stop] = 0.0
@@ -256,37 +244,25 @@ class ObservationEncoder:
                 buf[b.start: b.stop] = row
         if "pending_route" in blocks:
             pending = view.tunnel[0] if view.tunnel is not None else view.last_claimed
-            if pending != last.get("pending"):
-                last["pending"] = pending
-                b = blocks["pending_route"]
-                buf[b.start: b.stop] = 0.0
-                if pending >= 0:
-                    buf[b.start + pending] = 1.0
+            self._one_hot_rows("pending_route", [pending], lay.nroutes, None)
         if stations:
             so = view.station_owner
-            if so != last.get("stations", _NEVER):
-                last["stations"] = so
-                self._owner_block(blocks["stations"], so, lay.city_slots, me, n)
+            if so != last.get("stations"):
+                self._one_hot_rows("stations", so, s, lay.seat_of[me][n])
         if npass:
             ps = view.passengers
-            if ps != last.get("passengers", _NEVER):
-                last["passengers"] = ps
-                b = blocks["passengers"]
-                row = [0.0] * b.size
+            if ps != last.get("passenger_lists"):
+                last["passenger_lists"] = ps
+                standing = [-1] * lay.ncities
                 for p in range(n):
-                    rel = (p - me) % n
                     for c in ps[p]:
                         if c >= 0:
-                            row[c * s + rel] = 1.0
-                buf[b.start: b.stop] = row
-                b = blocks["my_passengers"]
-                row = [0.0] * b.size
-                width = lay.ncities + 2
-                for slot, c in enumerate(ps[me]):
-                    row[slot * width + (c if c >= 0 else lay.ncities + (0 if c == -1 else 1))] = 1.0
-                buf[b.start: b.stop] = row
+                            standing[c] = p
+                self._one_hot_rows("passengers", standing, s, lay.seat_of[me][n])
+                here = lay.ncities
+                self._one_hot_rows("my_passengers", [c if c >= 0 else here - 1 - c for c in ps[me]], here + 2, None)
             merch = view.merch
-            if merch != last.get("merch", _NEVER):
+            if merch != last.get("merch"):
                 last["merch"] = merch
                 b = blocks["merchandise"]
                 row = [0.0] * b.size
@@ -297,10 +273,69 @@ class ObservationEncoder:
                 buf[b.start: b.stop] = row
         return buf.copy()
 
-    def _owner_block(self, b: ObsBlock, owners: list[int], slots: np.ndarray, me: int, n: int) -> None:
-        blk = self.buf[b.start: b.stop]
-        blk[:] = 0.0
-        arr = np.asarray(owners, dtype=np.int64)
-        taken = arr >= 0
-        if taken.any():
-            blk[slots[taken] + (arr[taken] - me) % n] = 1.0
+    def _one_hot_rows(self, name: str, values: list[int], width: int,
+                      column: list[int] | None) -> list[int] | None:
+        """Block `name` holds one row of `width` per item: a 1 in column ``column[value]`` (or ``value``
+        itself when `column` is None), nothing for a negative value. Rewrites only the rows whose value
+        changed since the last call and returns their indices (None: everything was rewritten)."""
+        last = self._last
+        prev = last.get(name)
+        if values == prev:
+            return []
+        last[name] = values
+        buf = self.buf
+        start = self.layout.blocks[name].start
+        changed: list[int] | None
+        if prev is None or len(prev) != len(values):
+            buf[start: start + len(values) * width] = 0.0
+            rows: Any = (i for i, v in enumerate(values) if v >= 0)
+            changed = None
+        else:
+            rows = changed = _true_positions(list(map(ne, values, prev)))
+        for i in rows:
+            row = start + i * width
+            buf[row: row + width] = 0.0
+            v = values[i]
+            if v >= 0:
+                buf[row + (v if column is None else column[v])] = 1.0
+        return changed
+
+    def _network(self, owners: list[int], changed: list[int] | None) -> None:
+        """Keep the union-find of my own routes up to date (routes are only ever added during a game)."""
+        me = self.me
+        mine = self._mine
+        if changed is None or any(i in mine and owners[i] != me for i in changed):
+            self._parent = list(range(self.layout.ncities))
+            mine.clear()
+            changed = [i for i, o in enumerate(owners) if o == me]
+        routes = self.layout.edition.routes
+        find = self._find
+        for i in changed:
+            if owners[i] == me and i not in mine:
+                mine.add(i)
+                ra, rb = find(routes[i].a), find(routes[i].b)
+                if ra != rb:
+                    self._parent[ra] = rb
+
+    def _find(self, x: int) -> int:
+        parent = self._parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+
+def _true_positions(flags: list[bool]) -> list[int]:
+    """Indices of the True entries (few, in a long list: found with list.index, which runs in C)."""
+    out = []
+    i = -1
+    try:
+        while True:
+            i = flags.index(True, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
+_NEVER: list[int] = [-99]  # a value no view field ever equals: forces the first encoding
+_PHASE = {ph: i for i, ph in enumerate(PHASES)}
