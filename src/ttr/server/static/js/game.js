@@ -274,6 +274,7 @@ export class GameClient {
     this.legal = analyseLegal(this.state.legal || []);
     const v = this.view;
     if (v.phase === "over" && v.result && this.pathOwner === null) this.pathOwner = (v.result.winners || [0])[0];
+    this.renderCover(); // first: while the device is being passed, nothing secret is drawn
     this.renderBoard();
     this.renderBanner();
     this.renderPlayers();
@@ -283,7 +284,6 @@ export class GameClient {
     this.renderActions();
     this.renderWaiting();
     this.renderSheet();
-    this.renderCover();
     this.renderFinal();
   }
 
@@ -397,10 +397,13 @@ export class GameClient {
     });
   }
 
+  get covered() { return this.coverFor !== null && this.hotseat; }
+
   renderTickets() {
     const v = this.view;
     const host = this.els.tickets;
     host.replaceChildren();
+    if (this.covered) return;
     const tickets = v.tickets || [];
     if (this.mySeat === null) {
       host.append(h("li", { class: "empty" }, t("tickets.spectator")));
@@ -478,6 +481,7 @@ export class GameClient {
     const v = this.view;
     const host = this.els.hand;
     host.replaceChildren();
+    if (this.covered) return;
     if (!v.hand) {
       host.append(h("p", { class: "empty" }, t("hand.spectator")));
       return;
@@ -535,7 +539,7 @@ export class GameClient {
   }
 
   renderSheet() {
-    const node = sheets.currentSheet(this);
+    const node = this.covered ? null : sheets.currentSheet(this);
     this.els.sheet.hidden = !node;
     this.els.sheet.replaceChildren(...(node ? [node] : []));
   }

@@ -1,0 +1,267 @@
+"""Playing through the browser against a real `ttr serve`: a game against bots from the lobby to the final
+scores (draws and a claim clicked on the map, a reload in the middle), hot-seat between two people,
+refused actions, languages, and a screenshot of every edition's board."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from browser_helpers import (
+    STATIC_I18N,
+    ApiFailure,
+    Server,
+    finish_setup_in_ui,
+    game_url,
+    my_turn,
+    play_to_the_end,
+    screenshot_path,
+    state,
+    wait_idle,
+    wait_ready,
+    wait_state,
+)
+
+
+def hand_size(st: dict[str, Any]) -> int:
+    return sum(st["view"]["hand"].values())
+
+
+def create_from_lobby(page: Any, server: Server, edition: str, name: str = "Ana") -> tuple[str, str]:
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#player-name", name)
+    page.click(f".edition-card[data-edition='{edition}']")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/play/"))
+    wait_ready(page)
+    m = re.search(r"/play/([^?]+)\?token=([\w-]+)", page.url)
+    assert m, page.url
+    return m.group(1), m.group(2)
+
+
+def test_game_against_a_bot_from_the_lobby_to_the_final_scores(server: Server, new_page: Any) -> None:
+    page = new_page()
+    gid, token = create_from_lobby(page, server, "usa")
+    finish_setup_in_ui(page)
+    kept = len(state(server, gid, token)["view"]["tickets"])
+    assert page.locator("#my-tickets li.ticket").count() == kept >= 2
+
+    # Draw train cards by clicking: a face-up card, then the deck.
+    my_turn(page)
+    before = hand_size(state(server, gid, token))
+    st = state(server, gid, token)
+    slot = next(a["slot"] for a in st["legal"] if a["type"] == "draw_faceup" and st["view"]["market"][a["slot"]] != "locomotive")
+    page.click(f"#market .card[data-slot='{slot}']")
+    wait_idle(page)
+    page.wait_for_selector(".turn-banner.mine >> text=/second card/")
+    page.click("#deck")
+    wait_idle(page)
+    st = wait_state(server, gid, token, lambda s: hand_size(s) == before + 2)
+    assert page.locator("#log li", has_text="Ana took a face-up").count() == 1
+
+    # Keep drawing by clicking the deck until some route can be paid, then claim it on the map.
+    claim = None
+    for _ in range(20):
+        my_turn(page)
+        st = state(server, gid, token)
+        claims = [a for a in st["legal"] if a["type"] == "claim"]
+        if claims:
+            claim = max(claims, key=lambda a: sum(a["cards"].values()))
+            break
+        page.click("#deck")
+        wait_idle(page)
+        page.wait_for_selector(".turn-banner.mine >> text=/second card/")
+        page.click("#deck")
+        wait_idle(page)
+    assert claim is not None, "no route became affordable after 20 draws"
+    route = claim["route"]
+    assert page.locator(f"g.route.claimable[data-route='{route}']").count() == 1
+    page.locator(f"g.route[data-route='{route}'] .space").first.click()
+    page.wait_for_selector("#claim-sheet")
+    page.click("#confirm-claim")
+    st = wait_state(server, gid, token, lambda s: s["view"]["routes"].get(route) == 0)
+    page.wait_for_selector(f"g.route.claimed[data-route='{route}'][data-owner='0']")
+    page.wait_for_selector("#log li:has-text('Ana claimed')")
+
+    # Reload in the middle of the game: the page comes back with the same board and hand, and play goes on.
+    page.reload()
+    wait_ready(page)
+    page.wait_for_selector(f"g.route.claimed[data-route='{route}'][data-owner='0']")
+    my_turn(page)
+    st = state(server, gid, token)
+    assert page.locator("#hand .hand-total").inner_text() == f"{hand_size(st)} cards"
+    page.click("#deck")
+    wait_idle(page)
+    page.click("#deck")
+    wait_state(server, gid, token, lambda s: hand_size(s) == hand_size(st) + 2 or s["view"]["current"] != 0)
+
+    # The other seat is a bot; speed our own seat through the API, then read the final scores in the page.
+    final = play_to_the_end(server, gid, token)
+    result = final["view"]["result"]
+    page.wait_for_selector("#final-scores")
+    headers = page.locator("#final-scores thead th.player-col")
+    assert headers.count() == 2
+    totals = page.locator("#final-scores tr.total td").all_inner_texts()
+    ranked = sorted(result["players"], key=lambda p: (p["rank"], p["player"]))
+    assert [int(x) for x in totals] == [p["total"] for p in ranked]
+    ticket_rows = page.locator("#final-scores .final-tickets li").count()
+    assert ticket_rows == sum(len(p["tickets"]) for p in result["players"])
+    owner = ranked[0]["player"]
+    assert page.locator(".overlay-path.longest").count() == len(result["players"][owner]["longest_path_routes"])
+    winner_name = "Ana" if ranked[0]["player"] == 0 else "Bot 2 (medium)"
+    assert winner_name in page.inner_text("#final-headline") or len(result["winners"]) > 1
+
+    # The replay viewer steps through the same game.
+    page.click("#final-replay")
+    page.wait_for_selector("#replay-controls")
+    steps = server.api("GET", f"/api/games/{gid}/replay?step=0")["steps"]
+    assert page.inner_text("#replay-count") == f"0 / {steps}"
+    page.click("#replay-forward")
+    page.wait_for_function("document.querySelector('#replay-count').textContent.startsWith('1 /')")
+    page.click("#replay-last")
+    page.wait_for_function(f"document.querySelector('#replay-count').textContent === '{steps} / {steps}'")
+    assert page.locator("g.route.claimed").count() == len(final["view"]["routes"])
+    page.click("#replay-back")
+    page.wait_for_function(f"document.querySelector('#replay-count').textContent === '{steps - 1} / {steps}'")
+
+
+def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#player-name", "Ana")
+    page.check("#hotseat")
+    page.select_option(".seat-type[data-seat='1']", "human")
+    page.locator(".seat-name").nth(1).fill("Bruno")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/play/"))
+    wait_ready(page)
+    m = re.search(r"/play/([^?]+)\?token=([\w-]+)", page.url)
+    assert m
+    gid, token = m.group(1), m.group(2)
+    names = ["Ana", "Bruno"]
+
+    def take_over() -> int:
+        """The cover names the player to move; once they confirm, their own hand is on screen."""
+        page.wait_for_selector("#cover-ready")
+        seat = state(server, gid, token)["view"]["current"]
+        assert page.inner_text(".cover-box h2") == f"Pass the device to {names[seat]}"
+        assert page.locator("#hand .card").count() == 0 or page.locator("#cover").is_visible()
+        page.click("#cover-ready")
+        page.wait_for_selector("#cover", state="hidden")
+        mine = state(server, gid, token, seat)["view"]["hand"]
+        assert page.locator("#hand .hand-total").inner_text() == f"{sum(mine.values())} cards"
+        assert page.locator(".player.me .player-name").inner_text().startswith(names[seat])
+        return seat
+
+    first = take_over()
+    finish_setup_in_ui(page)
+    second = take_over()
+    assert second != first
+    finish_setup_in_ui(page)
+    for _ in range(2):  # each draws two cards from the deck, passing the device in between
+        seat = take_over()
+        my_turn(page)
+        page.click("#deck")
+        wait_idle(page)
+        page.click("#deck")
+        wait_state(server, gid, token, lambda s, seat=seat: s["view"]["current"] != seat)
+    st = state(server, gid, token)
+    assert st["view"]["public"][0]["cards"] == 6 and st["view"]["public"][1]["cards"] == 6
+
+
+def test_refused_actions_are_explained(server: Server, new_page: Any) -> None:
+    created = server.new_game("usa", [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    token = created["seats"][0]["token"]
+    gid = created["game_id"]
+    server.api("POST", f"/api/games/{gid}/join", token, {"name": "Ana"})
+    page = new_page()
+    page.goto(game_url(server, gid, token))
+    wait_ready(page)
+    finish_setup_in_ui(page)
+    my_turn(page)
+    st = state(server, gid, token)
+    view = st["view"]
+    # An action the server refuses: its own message is shown.
+    free = next(r for r in server.api("GET", "/api/editions/usa/map")["routes"]
+                if r["id"] not in view["routes"] and r["length"] >= 5)
+    bad = {"type": "claim", "route": free["id"], "cards": {"locomotive": 1}}
+    with pytest.raises(ApiFailure) as refused:
+        server.api("POST", f"/api/games/{gid}/actions", token, {"action": bad})
+    message = refused.value.body["error"]["message"]
+    page.evaluate("action => window.ttrGame.send(action)", bad)
+    page.wait_for_selector(".toast-error")
+    assert page.inner_text(".toast-error").startswith(f"Refused: {message}")
+    # A click on a route the player cannot pay for says why without asking the server.
+    unpaid = [r for r in server.api("GET", "/api/editions/usa/map")["routes"]
+              if r["id"] not in view["routes"] and not any(a.get("route") == r["id"] for a in st["legal"])]
+    page.locator(f"g.route[data-route='{unpaid[0]['id']}'] .space").first.click()
+    page.wait_for_selector(".toast-info")
+    assert "needs" in page.inner_text(".toast-info") or "closed" in page.inner_text(".toast-info")
+    assert page.locator("#claim-sheet").count() == 0
+
+
+def test_language_follows_the_browser_and_can_be_switched(server: Server, new_page: Any) -> None:
+    strings = {lang: json.loads((STATIC_I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("pt", "es", "it")}
+    page = new_page(locale="pt-BR")
+    page.goto(server.base + "/")
+    wait_ready(page)
+    assert page.inner_text("#create-game") == strings["pt"]["lobby.create"]
+    assert page.get_attribute("html", "lang") == "pt"
+    page.select_option("#lang-select", "it")
+    page.wait_for_function("document.documentElement.lang === 'it'")
+    assert page.inner_text("#create-game") == strings["it"]["lobby.create"]
+    assert page.inner_text(".switch span") == strings["it"]["settings.colourblind"]
+    # The choice is remembered, and the game page speaks it too.
+    created = server.new_game("europe", [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/join", token, {"name": "Ana"})
+    page.goto(game_url(server, gid, token))
+    wait_ready(page)
+    page.wait_for_selector("#keep-sheet")
+    assert page.inner_text("#keep-sheet h3") == strings["it"]["keep.title"]
+    assert strings["it"]["game.players"].upper() in page.inner_text(".area-left h2").upper()
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_selector(f"#keep-sheet h3:text-is('{strings['es']['keep.title']}')")
+    assert page.inner_text("#confirm-keep").startswith("Elige al menos")
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_board_of_every_edition(server: Server, new_page: Any, edition: str) -> None:
+    """The whole map is drawn (every route, space, city, tunnel, ferry icon, merchandise stack); screenshot saved."""
+    game_map = server.api("GET", f"/api/editions/{edition}/map")
+    created = server.new_game(edition, [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/join", token, {"name": "Ana"})
+    page = new_page()
+    page.goto(game_url(server, gid, token))
+    wait_ready(page)
+    finish_setup_in_ui(page)
+    routes = game_map["routes"]
+    assert page.locator("g.route").count() == len(routes)
+    assert page.locator("g.route .space").count() == sum(r["length"] for r in routes)
+    assert page.locator("g.city").count() == len(game_map["cities"])
+    assert page.locator("g.route.tunnel").count() == sum(1 for r in routes if r["tunnel"])
+    assert page.locator(".ferry-icon").count() == sum(r["ferry"] or 0 for r in routes)
+    assert page.locator("text.city-label").count() == len(game_map["cities"])
+    assert page.locator("g.merch").count() == len(game_map["merchandise"])
+    bad = page.evaluate("""() => [...document.querySelectorAll('g.space')]
+        .map(g => g.getAttribute('transform')).filter(t => !t || t.includes('NaN'))""")
+    assert bad == []
+    # Every space lies inside the drawn world (nothing thrown off the map by the layout).
+    inside = page.evaluate("""() => {
+        const svg = document.querySelector('svg.board-svg');
+        const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+        return [...document.querySelectorAll('g.space')].every(g => {
+            const m = g.getAttribute('transform').match(/translate\\(([-\\d.]+) ([-\\d.]+)\\)/);
+            return +m[1] >= x && +m[1] <= x + w && +m[2] >= y && +m[2] <= y + h; });
+    }""")
+    assert inside
+    page.locator(".area-board").screenshot(path=str(screenshot_path(f"{edition}.png")))
+    page.check("#cb-toggle")
+    assert page.locator(".cb-letter").first.is_visible()
+    page.locator(".area-board").screenshot(path=str(screenshot_path(f"{edition}-colourblind.png")))
