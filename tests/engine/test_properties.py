@@ -157,8 +157,8 @@ def check_round_trips(g: Game, rng: random.Random) -> None:
 
 
 def check_view_ignores_hidden_information(g: Game, rng: random.Random) -> None:
-    """Changing only what nobody may see (deck order, random state, another player's tickets)
-    leaves every view identical; changing a player's own hand changes that player's view."""
+    """Changing only what nobody may see (deck order, random state) leaves every view identical;
+    changing one player's hand or tickets changes that player's view and no other."""
     if g.is_over:
         return
     d = g.to_dict()
@@ -175,12 +175,22 @@ def check_view_ignores_hidden_information(g: Game, rng: random.Random) -> None:
         if deck and mine:  # swap one of q's tickets with one still in the deck
             i, j = rng.choice(mine), rng.randrange(len(deck))
             other["tickets"][q][i], deck[j] = deck[j], other["tickets"][q][i]
-            swapped = Game.from_dict(other)
-            for p in views:
-                if p != q:
-                    assert swapped.view(p).to_dict() == views[p], f"view of {p} depends on player {q}'s tickets"
-            assert swapped.view(q).to_dict() != views[q]
             break
+    hand = other["hands"][q]
+    swap = [(held, i) for held in hand for i, c in enumerate(other["deck"]) if c != held]
+    if swap:  # exchange one of q's cards for a different card from the deck
+        held, i = rng.choice(swap)
+        hand[held] -= 1
+        hand[other["deck"][i]] = hand.get(other["deck"][i], 0) + 1
+        other["deck"][i] = held
+        hand = {k: v for k, v in hand.items() if v}
+        other["hands"][q] = hand
+    if other["tickets"][q] != d["tickets"][q] or swap:
+        changed = Game.from_dict(other)
+        for p in views:
+            if p != q:
+                assert changed.view(p).to_dict() == views[p], f"view of {p} depends on player {q}'s hand or tickets"
+        assert changed.view(q).to_dict() != views[q]
 
 
 # ---------------------------------------------------------------- the properties
