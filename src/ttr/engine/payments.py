@@ -88,19 +88,30 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
     return None
 
 
-def _fill_any(hand: list[int], n: int, colour: int) -> list[int] | None:
-    """Take n 'any' cards from hand (mutated copy returned as counts) by the canonical order."""
-    take = [0] * NCARDS
-    order = sorted((c for c in range(_NCOL) if c != colour and hand[c]), key=lambda c: (hand[c], c))
-    order += [c for c in (colour, PLUS4, LOCOMOTIVE) if c >= 0]
+def _fill_order(hand: list[int] | Cards) -> list[int]:
+    """The colours held, fewest first: the order "any" cards are taken in (see _fill_any)."""
+    return [c for _, c in sorted((hand[c], c) for c in range(_NCOL) if hand[c])]
+
+
+def _fill_any(hand: list[int] | Cards, pay: list[int], n: int, colour: int, order: list[int]) -> bool:
+    """Add n "any" cards to `pay` (the cards already in it are not available): the colours of
+    `order` other than `colour`, then `colour`, then +4 locomotives, then locomotives. False if
+    the hand runs out."""
     for c in order:
-        if n == 0:
-            break
-        t = min(hand[c], n)
-        take[c] += t
-        hand[c] -= t
+        if not n:
+            return True
+        if c == colour:
+            continue
+        t = min(hand[c] - pay[c], n)
+        pay[c] += t
         n -= t
-    return take if n == 0 else None
+    for c in (colour, PLUS4, LOCOMOTIVE):
+        if not n:
+            return True
+        t = min(hand[c] - pay[c], n)
+        pay[c] += t
+        n -= t
+    return not n
 
 
 def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[Cards]:
@@ -113,53 +124,41 @@ def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[
     out: list[Cards] = []
     if route.substitute:
         s = route.substitute
+        order = _fill_order(hand)
         for c in colours:
             if not hand[c] and not nloco + nplus:
                 continue
             for sets in range(0, length + 1):
                 needed = length - sets
-                h = list(hand)
-                real = [0] * NCARDS
-                from_colour = min(h[c], needed)
-                real[c] = from_colour
-                h[c] -= from_colour
-                short = needed - from_colour
-                for w, avail in ((PLUS4, nplus), (LOCOMOTIVE, nloco)):
-                    t = min(avail, short)
-                    real[w] += t
-                    h[w] -= t
-                    short -= t
-                if short:
+                pay = [0] * NCARDS
+                pay[c] = min(hand[c], needed)
+                short = needed - pay[c]
+                pay[PLUS4] = min(nplus, short)
+                pay[LOCOMOTIVE] = min(nloco, short - pay[PLUS4])
+                if short - pay[PLUS4] - pay[LOCOMOTIVE]:
                     continue
-                rest = _fill_any(h, sets * s, c)
-                if rest is None:
+                if not _fill_any(hand, pay, sets * s, c, order):
                     break
-                out.append(tuple(a + b for a, b in zip(real, rest, strict=True)))
+                out.append(tuple(pay))
         return _dedupe(out)
     subst = rules.ferry_substitute_cards if route.ferry else 0
+    order = _fill_order(hand) if subst else []
     for c in colours:
         have = hand[c]
         if subst:
+            rest = length - route.ferry
             for k in range(route.ferry + 1):  # locomotives replaced by `subst` any cards
                 need_locos = route.ferry - k
-                if nloco + nplus < need_locos:
-                    continue
-                rest = length - route.ferry
                 for w in range(max(0, rest - have), rest + 1):  # wilds in the coloured part
-                    if need_locos + w > nloco + nplus:
+                    wilds = need_locos + w
+                    if wilds > nloco + nplus:
                         break
-                    h = list(hand)
                     pay = [0] * NCARDS
                     pay[c] = rest - w
-                    h[c] -= rest - w
-                    for _ in range(need_locos + w):
-                        wk = PLUS4 if h[PLUS4] and plus4_ok else LOCOMOTIVE
-                        pay[wk] += 1
-                        h[wk] -= 1
-                    extra = _fill_any(h, subst * k, c)
-                    if extra is None:
-                        continue
-                    out.append(tuple(a + b for a, b in zip(pay, extra, strict=True)))
+                    pay[PLUS4] = min(wilds, nplus)
+                    pay[LOCOMOTIVE] = wilds - pay[PLUS4]
+                    if _fill_any(hand, pay, subst * k, c, order):
+                        out.append(tuple(pay))
             continue
         low = max(route.ferry, length - have)
         for w in range(low, min(length, nloco + nplus) + 1):
