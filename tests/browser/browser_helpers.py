@@ -149,3 +149,76 @@ def screenshot_path(name: str) -> Path:
     out = ARTIFACTS / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     return out / name
+
+
+# ---------------------------------------------------------------------- a crafted game served to the page
+def engine_state(game: Any, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
+    """The GET /state answer for `seat`, built exactly as the server builds it (view JSON + legal actions)."""
+    my_turn = not game.is_over and game.current == seat
+    return {"seq": len(game.history) + 1, "seat": seat, "seats_controlled": [seat], "view": game.view(seat).to_dict(),
+            "legal": [a.to_json() for a in game.legal_actions()] if my_turn else [], "can_undo": False, "summary": summary}
+
+
+def fake_summary(game_id: str, edition: str, players: int, over: bool = False) -> dict[str, Any]:
+    seats = [{"seat": 0, "type": "human", "joined": True, "name": "Ana"}]
+    seats += [{"seat": i, "type": "bot", "level": "easy", "joined": True} for i in range(1, players)]
+    return {"game_id": game_id, "name": None, "edition": edition, "players": players, "options": {}, "hotseat": False,
+            "public": False, "seats": seats, "status": "finished" if over else "active", "phase": "turn", "current": 0,
+            "turn": 1, "created_at": "", "updated_at": "", "seq": 1}
+
+
+class FakeGame:
+    """Serves one crafted state to the page in place of the server (HTTP routes and a silent WebSocket),
+    and records every action the page posts. Maps and static files still come from the real server."""
+
+    def __init__(self, page: Any, game_id: str, state: dict[str, Any]) -> None:
+        import re
+
+        self.id = game_id
+        self.state = state
+        self.posted: list[dict[str, Any]] = []
+        page.route(re.compile(rf"/api/games/{re.escape(game_id)}(/[^?]*)?(\?.*)?$"), self.handle)
+        page.route_web_socket(re.compile(r"/ws/games/"), lambda ws: None)
+
+    def handle(self, route: Any) -> None:
+        req = route.request
+        path = req.url.split("?")[0].split(f"/api/games/{self.id}", 1)[1]
+        if req.method == "GET" and path == "":
+            body: Any = self.state["summary"]
+        elif req.method == "GET" and path in ("/state", "/spectate"):
+            body = self.state
+        elif req.method == "GET" and path == "/log":
+            body = {"seq": self.state["seq"], "events": []}
+        elif req.method == "POST" and path == "/actions":
+            self.posted.append(json.loads(req.post_data or "{}"))
+            body = {"seq": self.state["seq"] + 1, "events": []}
+        else:
+            missing = {"error": {"code": "not_found", "message": path}}
+            route.fulfill(status=404, content_type="application/json", body=json.dumps(missing))
+            return
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+
+def play_until(edition: str, players: int, seed: int, found: Callable[[Any, list[Any]], bool], steps: int = 4000,
+               prefer: Callable[[Any, Any], bool] | None = None) -> Any:
+    """Play a seeded game with random legal actions (those `prefer`red first, then claims) until `found(game, legal)`;
+    None if it never is."""
+    import random
+
+    from ttr.engine import Game
+
+    g = Game(edition, players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            return g if found(g, []) else None
+        legal = g.legal_actions()
+        if found(g, legal):
+            return g
+        liked = [a for a in legal if prefer(g, a)] if prefer else []
+        claims = [a for a in legal if a.type == "claim"]
+        if liked:
+            g.step(rng.choice(liked))
+        else:
+            g.step(rng.choice(claims) if claims and rng.random() < 0.7 else rng.choice(legal))
+    return None

@@ -265,3 +265,52 @@ def test_board_of_every_edition(server: Server, new_page: Any, edition: str) -> 
     page.check("#cb-toggle")
     assert page.locator(".cb-letter").first.is_visible()
     page.locator(".area-board").screenshot(path=str(screenshot_path(f"{edition}-colourblind.png")))
+
+
+def test_invite_join_from_the_lobby_and_watch(server: Server, new_page: Any) -> None:
+    """Ana creates a game for two people; Bruno takes the free seat from the lobby list; Carla watches."""
+    ana = new_page()
+    ana.goto(server.base + "/")
+    wait_ready(ana)
+    ana.fill("#player-name", "Ana")
+    ana.click(".edition-card[data-edition='nordic']")
+    ana.select_option(".seat-type[data-seat='1']", "human")
+    ana.fill("#game-name", "Friday trains")
+    ana.click("#create-game")
+    ana.wait_for_selector("#created")
+    invite = ana.input_value("#created .invite-url")
+    assert "/play/" in invite and "token=" in invite
+    gid = invite.split("/play/")[1].split("?")[0]
+
+    bruno = new_page()
+    bruno.goto(server.base + "/")
+    wait_ready(bruno)
+    bruno.fill("#player-name", "Bruno")
+    row = bruno.locator(f"#open-games li[data-game='{gid}']")
+    row.wait_for()
+    assert "Friday trains" in row.inner_text() and "free seat" in row.inner_text()
+    row.locator("button.join").click()
+    bruno.wait_for_url(re.compile(rf"/play/{gid}\?token="))
+    wait_ready(bruno)
+    bruno.wait_for_selector(".player-name:has-text('Ana')")
+    assert bruno.locator(".player.me .player-name").inner_text().startswith("Bruno")
+
+    ana.click("#go-to-game")
+    wait_ready(ana)
+    ana.wait_for_selector("#waiting", state="hidden")
+    ana.wait_for_selector(".player-name:has-text('Bruno')")
+    summary = server.api("GET", f"/api/games/{gid}")
+    assert summary["status"] == "active" and [s["name"] for s in summary["seats"]] == ["Ana", "Bruno"]
+    assert summary["seats"][0]["joined"] and summary["seats"][1]["joined"]
+
+    carla = new_page()
+    carla.goto(server.base + "/")
+    wait_ready(carla)
+    watch = carla.locator(f"#active-games li[data-game='{gid}'] a")
+    watch.wait_for()
+    watch.click()
+    wait_ready(carla)
+    carla.wait_for_selector("g.route")
+    assert carla.locator("#hand .card").count() == 0
+    assert carla.inner_text("#hand") == "Watching: cards are hidden."
+    assert carla.locator(".player.me").count() == 0
