@@ -304,6 +304,7 @@ class ActionCodec:
             for ci, c in enumerate(rc.colours):
                 if not hand[c] and not nloco + nplus:
                     continue
+                order = _fill_order(hand, c)
                 for sets in range(length + 1):
                     needed = length - sets
                     p = [0] * NCARDS
@@ -313,7 +314,7 @@ class ActionCodec:
                     p[LOCOMOTIVE] = min(nloco, short - p[PLUS4])
                     if short - p[PLUS4] - p[LOCOMOTIVE]:
                         continue
-                    if not _fill_any(hand, p, sets * s, c):
+                    if not _fill_any(hand, p, sets * s, order):
                         break
                     out.setdefault(tuple(p), ci * (length + 1) + sets)
         else:
@@ -321,6 +322,7 @@ class ActionCodec:
             ferry = route.ferry
             rest = length - ferry
             for ci, c in enumerate(rc.colours):
+                order = _fill_order(hand, c)
                 for k in range(ferry + 1):
                     for w in range(max(0, rest - hand[c]), rest + 1):
                         wilds = ferry - k + w
@@ -330,7 +332,7 @@ class ActionCodec:
                         p[c] = rest - w
                         p[PLUS4] = min(wilds, nplus)
                         p[LOCOMOTIVE] = wilds - p[PLUS4]
-                        if _fill_any(hand, p, subst * k, c):
+                        if _fill_any(hand, p, subst * k, order):
                             out.setdefault(tuple(p), (ci * (ferry + 1) + k) * (rest + 1) + w)
         if len(self._mirror_cache) >= _CACHE_LIMIT // 10:
             self._mirror_cache.clear()
@@ -413,15 +415,22 @@ class ActionCodec:
                 f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each")
 
 
-def _fill_any(hand: list[int], p: list[int], n: int, colour: int) -> bool:
-    """Add n "any" cards to payment `p` by the canonical rule (docs/payments.md): colours other than
-    `colour` from the fewest held (ties: lower index), then `colour`, then +4 locomotives, then
-    locomotives; cards already in `p` are not available. False if the hand runs out."""
+def _fill_order(hand: list[int], colour: int) -> tuple[int, ...]:
+    """Where "any" cards come from, by the canonical rule (docs/payments.md): colours other than
+    `colour` from the fewest held (ties: lower index), then `colour`, then +4 locomotives, then locomotives."""
     order = sorted((c for c in range(_NCOL) if c != colour and hand[c]), key=lambda c: (hand[c], c))
-    for c in (*order, colour, PLUS4, LOCOMOTIVE):
+    return (*order, colour, PLUS4, LOCOMOTIVE)
+
+
+def _fill_any(hand: list[int], p: list[int], n: int, order: tuple[int, ...]) -> bool:
+    """Add n "any" cards to payment `p` in `order` (cards already in `p` are not available).
+    False if the hand runs out."""
+    for c in order:
         if not n:
             return True
-        t = min(hand[c] - p[c], n)
+        t = hand[c] - p[c]
+        if t > n:
+            t = n
         p[c] += t
         n -= t
     return not n

@@ -84,11 +84,13 @@ class ObservationLayout:
                       "tickets_offered": mo, "stations_left": r.stations, "passengers_waiting": r.passengers,
                       "passengers_placed": r.passengers, "passengers_done": r.passengers}
         block("public", [field_high[f] for _ in range(s) for f in self.public_fields],
-              f"per relative seat: {', '.join(self.public_fields)}")
-        block("hand", [ed.deck[k] for k in self.kinds], "own cards per kind")
+              "per relative seat: score, trains, cards, tickets, tickets_offered (+ stations_left with stations; "
+              "+ passengers_waiting, passengers_placed, passengers_done with passengers)")
+        block("hand", [ed.deck[k] for k in self.kinds],
+              "own cards per kind (the kinds the edition's deck has, in ttr.cards order)")
         block("piles", [total_cards] + [ed.deck[k] for k in self.kinds]
               + [sum(1 for t in ed.tickets if t.deck == d) for d in ed.ticket_decks],
-              "deck size, discard pile per kind, size of each ticket deck (" + ", ".join(ed.ticket_decks) + ")")
+              "deck size, discard pile per kind, size of each ticket deck (decks in name order)")
         self.small_stop = pos  # everything above is rewritten every step
         block("market", [1] * (r.market_size * nk), "per market slot: one-hot card kind (all 0 = empty slot)")
         block("routes", [1] * (nr * s), "per route: one-hot relative seat of its owner (all 0 = unclaimed)")
@@ -131,12 +133,15 @@ class ObservationEncoder:
         self._last: dict[str, Any] = {}
         self._parent = list(range(layout.ncities))  # union-find over my own routes
         self._mine: set[int] = set()
+        self._done: set[int] = set()  # tickets my own routes connect
+        self._net_version = 0  # bumped whenever the network changes
 
     def reset(self) -> None:
         self.buf[:] = 0
         self._last.clear()
         self._parent = list(range(self.layout.ncities))
         self._mine.clear()
+        self._done.clear()
 
     def encode(self, view: PlayerView) -> np.ndarray:
         """A new float32 array for this view (the encoder's buffer is reused internally)."""
@@ -206,18 +211,10 @@ class ObservationEncoder:
         if owners != last.get("routes"):
             self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        mine = (len(self._mine), tickets)
+        mine = (self._net_version, tickets)
         if mine != last.get("mine"):  # connectivity changes only with my own claims or tickets
             last["mine"] = mine
-            b = blocks["tickets"]
-            buf[b.start: b.stop] = 0.0
-            find = self._find
-            for t in tickets:
-                buf[b.start + 2 * t] = 1.0
-                ticket = ed.tickets[t]
-                ends = {find(c) for c in ticket.b_nodes}
-                if any(find(c) in ends for c in ticket.a_nodes):
-                    buf[b.start + 2 * t + 1] = 1.0
+            self._ticket_rows(tickets)
         offered = view.offered
         if offered != last.get("offered"):
             last["offered"] = offered
@@ -300,6 +297,32 @@ class ObservationEncoder:
                 buf[row + (v if column is None else column[v])] = 1.0
         return changed
 
+    def _ticket_rows(self, tickets: list[int]) -> None:
+        """(held, connected) per ticket; a connected ticket stays connected while my network only grows."""
+        done = self._done
+        find = self._find
+        ed = self.layout.edition
+        status: dict[int, int] = {}
+        for t in tickets:
+            if t not in done:
+                ticket = ed.tickets[t]
+                ends = {find(c) for c in ticket.b_nodes}
+                if any(find(c) in ends for c in ticket.a_nodes):
+                    done.add(t)
+            status[t] = 2 if t in done else 1
+        prev: dict[int, int] = self._last.get("ticket_status", {})
+        if status == prev:
+            return
+        self._last["ticket_status"] = status
+        buf = self.buf
+        start = self.layout.blocks["tickets"].start
+        for t in prev.keys() - status.keys():
+            buf[start + 2 * t: start + 2 * t + 2] = 0.0
+        for t, st in status.items():
+            if prev.get(t) != st:
+                buf[start + 2 * t] = 1.0
+                buf[start + 2 * t + 1] = 1.0 if st == 2 else 0.0
+
     def _network(self, owners: list[int], changed: list[int] | None) -> None:
         """Keep the union-find of my own routes up to date (routes are only ever added during a game)."""
         me = self.me
@@ -307,9 +330,11 @@ class ObservationEncoder:
         if changed is None or any(i in mine and owners[i] != me for i in changed):
             self._parent = list(range(self.layout.ncities))
             mine.clear()
+            self._done.clear()
             changed = [i for i, o in enumerate(owners) if o == me]
         routes = self.layout.edition.routes
         find = self._find
+        self._net_version += 1
         for i in changed:
             if owners[i] == me and i not in mine:
                 mine.add(i)
