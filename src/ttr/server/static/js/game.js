@@ -420,7 +420,7 @@ export class GameClient {
   }
 
   ticketItem(tk, status) {
-    const icon = { done: "✔", station: "⌂", open: "…" }[status];
+    const icon = { done: "✔", station: "⌂", open: "○" }[status];
     const label = { done: t("tickets.connected"), station: t("tickets.with_station"), open: t("tickets.not_yet") }[status];
     const item = h("li", { class: `ticket ${status}`, tabindex: "0", dataset: { ticket: tk.id } },
       h("span", { class: "ticket-status", title: label, "aria-label": label }, icon),
@@ -546,9 +546,8 @@ export class GameClient {
 
   renderCover() {
     const want = this.desiredSeat();
-    if (this.hotseat && this.view.phase !== "over" && want !== null && this.shownSeat !== want) {
-      if (this.shownSeat === null && this.coverFor === null && this.state.seats_controlled.length <= 1) this.shownSeat = want;
-      else this.coverFor = want;
+    if (this.hotseat && this.view.phase !== "over" && want !== null) {
+      this.coverFor = this.shownSeat === want ? null : want; // after an undo the cover may no longer be needed
     }
     if (this.coverFor === null || !this.hotseat) {
       this.cover.hidden = true;
@@ -566,7 +565,9 @@ export class GameClient {
       h("button", {
         type: "button", class: "button primary big", id: "cover-ready",
         onclick: () => { this.shownSeat = seat; this.coverFor = null; this.render(); },
-      }, t("hotseat.ready", { player: name }))));
+      }, t("hotseat.ready", { player: name })),
+      this.state.can_undo ? h("p", {}, h("button", { type: "button", class: "button", id: "cover-undo", onclick: () => this.undo() },
+        "↶ ", t("hotseat.undo", { player: seatName(this.summary, this.shownSeat ?? seat) }))) : null));
   }
 
   renderFinal() {
