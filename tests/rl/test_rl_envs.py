@@ -152,3 +152,17 @@ def test_aec_margin_rewards_and_only_the_mover_has_a_mask() -> None:
         assert env.rewards[agent] == scores[p] - max(s for q, s in enumerate(scores) if q != p)
     with pytest.raises(ValueError, match="None"):
         env.step(0)
+
+
+def test_rule_options_shape_the_spaces() -> None:
+    env = ticket_to_ride_v0.raw_env(edition="europe", players=2, options={"stations": 0, "trains": 15})
+    assert "build_station" not in env.codec.blocks and "stations" not in env.layout.blocks
+    full = ticket_to_ride_v0.raw_env(edition="europe", players=2)
+    assert env.codec.size == full.codec.size - full.codec.blocks["build_station"].size
+    env.reset(seed=3)
+    rng = random.Random(3)
+    while env.agents:
+        obs, _, term, _, _ = env.last()
+        env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game.is_over and env.game.options == {"stations": 0, "trains": 15}
+    assert all(t <= 15 for t in env.game.trains)

@@ -331,13 +331,14 @@ class ObservationEncoder:
             self._parent = list(range(self.layout.ncities))
             mine.clear()
             self._done.clear()
+            self._net_version += 1
             changed = [i for i, o in enumerate(owners) if o == me]
         routes = self.layout.edition.routes
         find = self._find
-        self._net_version += 1
         for i in changed:
             if owners[i] == me and i not in mine:
                 mine.add(i)
+                self._net_version += 1
                 ra, rb = find(routes[i].a), find(routes[i].b)
                 if ra != rb:
                     self._parent[ra] = rb
