@@ -159,6 +159,14 @@ def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> 
 
     first = take_over()
     finish_setup_in_ui(page)
+    # Changed your mind before handing over? Undo from the cover: keeping tickets revealed nothing.
+    page.wait_for_selector("#cover-undo")
+    page.click("#cover-undo")
+    page.wait_for_selector("#keep-sheet")
+    st = state(server, gid, token)
+    assert st["view"]["current"] == first and st["view"]["phase"] == "setup" and st["view"]["offered"]
+    page.wait_for_selector("#log li:has-text('took back 1 action')")
+    finish_setup_in_ui(page)
     second = take_over()
     assert second != first
     finish_setup_in_ui(page)

@@ -6,8 +6,21 @@ import { cardName, cardTile, paymentChips } from "./cards.js";
 import { t } from "./i18n.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
 
+let collapsed = null; // id of the dialog the player folded away to look at the map
+
 function sheetBox(id, title, ...body) {
-  return h("div", { class: "sheet-box", id, role: "dialog", "aria-label": title }, h("h3", {}, title), ...body);
+  const folded = collapsed === id;
+  const toggle = h("button", {
+    type: "button", class: "sheet-fold", id: "sheet-fold", "aria-expanded": folded ? "false" : "true",
+    title: t(folded ? "sheet.show" : "sheet.hide"), "aria-label": t(folded ? "sheet.show" : "sheet.hide"),
+    onclick: (ev) => {
+      collapsed = folded ? null : id;
+      const box = ev.target.closest(".sheet-box");
+      box.replaceWith(sheetBox(id, title, ...body));
+    },
+  }, folded ? "▴" : "▾");
+  return h("div", { class: `sheet-box${folded ? " folded" : ""}`, id, role: "dialog", "aria-label": title },
+    h("div", { class: "sheet-head" }, h("h3", {}, title), toggle), folded ? null : body);
 }
 
 function buttons(...items) {
