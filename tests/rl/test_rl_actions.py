@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ttr.cards import NCARDS
 from ttr.editions import BUILTIN, get_edition
-from ttr.engine import Game
+from ttr.engine import Action, Game
 from ttr.engine import payments as pay
 from ttr.rl import IllegalActionIndex, codec_for, ticket_to_ride_v0
 from ttr.rl.actions import FERRY_SUBST, PLAIN, SUBSTITUTE
@@ -137,3 +137,17 @@ def test_marklin_mix_and_passenger_blocks() -> None:
     table = codec.legal_table(game.legal_actions(), game.view(game.current))
     start = codec.blocks["draw_tickets"].start
     assert sorted(table) == list(range(start, start + 5))  # setup: name one of the five mixes
+
+
+def test_actions_without_an_index_are_left_out_of_the_mask() -> None:
+    """Were the engine to offer a payment the layout cannot name, the mask would omit it, not misname it."""
+    codec = codec_for(get_edition("usa"))
+    game = Game("usa", 2, 0)
+    view = game.view(game.current)
+    route = get_edition("usa").routes[0]
+    two_colours = Action("claim", route=route.id, cards=(1, 1) + (0,) * (NCARDS - 2))
+    blind = Action("draw_blind")
+    before = codec.unencoded
+    table = codec.legal_table([blind, two_colours, blind], view)
+    assert table == {codec.blocks["draw_blind"].start: blind}
+    assert codec.unencoded == before + 2

@@ -193,9 +193,9 @@ class ActionCodec:
             i = cache.get(a)
             if i is None:
                 i = self._index(a, view)
-                if i < 0 or i in table:
-                    self.unencoded += 1
-                    continue
+            if i < 0 or i in table:  # no index, or one already taken: leave it out, the mask stays exact
+                self.unencoded += 1
+                continue
             table[i] = a
         return table
 
