@@ -138,10 +138,13 @@ def main() -> int:
 
     done = finished_games(args.games)
     each = []
-    for game in done:
-        t = time.process_time()
-        game.result()
-        each.append(time.process_time() - t)
+    for game in done:  # best of 3 per game, so a garbage-collector pause is not counted as scoring
+        best = float("inf")
+        for _ in range(3):
+            t = time.process_time()
+            game.result()
+            best = min(best, time.process_time() - t)
+        each.append(best)
     rows.append({"case": f"finished random games ({args.games}, 2-5 players)",
                  "result": {"median_ms": statistics.median(each) * 1e3, "max_ms": max(each) * 1e3},
                  "stations_built_mean": statistics.fmean(sum(1 for o in game.station_owner if o >= 0) for game in done)})
