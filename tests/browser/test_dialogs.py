@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, wait_ready
+import pytest
+from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, screenshot_path, wait_ready
 
 from ttr.engine import Action
 
@@ -181,3 +182,29 @@ def test_final_scores_explain_a_tie_break(server: Server, new_page: Any) -> None
     for i, p in enumerate(ranked):
         page.locator(".path-picker button").nth(i).click()
         assert page.locator(".overlay-path.longest").count() == len(p["longest_path_routes"])
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_board_in_the_middle_of_a_game(server: Server, new_page: Any, edition: str) -> None:
+    """Claimed routes in their owners' colours, stations, passengers and merchandise as the view says; screenshot saved."""
+    players = 3 if edition != "marklin" else 4
+    game = play_until(edition, players, 11, lambda g, legal: g.turn >= 70 and g.phase == "turn" and g.current == 0)
+    assert game is not None
+    view = game.view(0).to_dict()
+    page, _ = open_fake(new_page, server, game, f"fakemid{edition}")
+    claimed = page.locator("g.route.claimed")
+    assert claimed.count() == len(view["routes"]) > 10
+    owners = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('g.route.claimed')]"
+                           ".map(g => [g.dataset.route, Number(g.dataset.owner)]))")
+    assert owners == view["routes"]
+    assert page.locator("use.station").count() == len(view["stations"])
+    placed = [c for p in view["public"] for c in p["passengers"] if c not in (None, "gone")]
+    assert page.locator("use.passenger").count() == len(placed)
+    assert page.locator("g.merch").count() == len(view["merchandise"])
+    tops = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('g.merch')]"
+                         ".map(g => [g.dataset.city, Number(g.querySelector('.merch-value').textContent)]))")
+    assert tops == {city: stack[0] for city, stack in view["merchandise"].items()}
+    for seat, p in enumerate(view["public"]):
+        row = page.locator(f".player[data-seat='{seat}'] .player-stats")
+        assert row.locator(".score b").inner_text() == str(p["score"])
+    page.locator(".area-board").screenshot(path=str(screenshot_path(f"{edition}-midgame.png")))

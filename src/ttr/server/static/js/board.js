@@ -119,7 +119,7 @@ export class Board {
         txt.textContent = LETTER[colour];
       }
       const car = el("g", { class: "car" }, sg);
-      el("rect", { class: "car-shadow", x: -s.w / 2 - 1, y: -LANE / 2 - 1, width: s.w + 2, height: LANE + 2, rx: 3.5 }, car);
+      el("rect", { class: "car-shadow", x: -s.w / 2 - 1.8, y: -LANE / 2 - 1.8, width: s.w + 3.6, height: LANE + 3.6, rx: 4 }, car);
       el("rect", { class: "car-body", x: -s.w / 2, y: -LANE / 2, width: s.w, height: LANE, rx: 3 }, car);
       el("rect", { class: "car-window", x: -s.w / 2 + 3, y: -LANE / 2 + 2.2, width: Math.max(1, s.w - 6), height: 2.4, rx: 1 }, car);
       const mark = el("text", { class: "car-mark", x: 0, y: 0.6 }, car);
@@ -255,14 +255,14 @@ export class Board {
     for (const [city, seat] of Object.entries(stations)) {
       if (!this.pos.has(city)) continue;
       const [x, y] = this.pos.get(city);
-      const use = el("use", { class: "station", href: "#icon-station", x: x + 2, y: y - 20, width: 16, height: 16, "data-city": city, "data-owner": seat }, layer);
+      const use = el("use", { class: "station", href: "#icon-station", x: x + 1, y: y - 25, width: 22, height: 22, "data-city": city, "data-owner": seat }, layer);
       use.style.color = PLAYER_COLOURS[seat % PLAYER_COLOURS.length];
     }
     passengers.forEach((list, seat) => {
       (list || []).forEach((city) => {
         if (!city || city === "gone" || !this.pos.has(city)) return;
         const [x, y] = this.pos.get(city);
-        const use = el("use", { class: "passenger", href: "#icon-passenger", x: x - 20, y: y - 22, width: 14, height: 17, "data-city": city, "data-owner": seat }, layer);
+        const use = el("use", { class: "passenger", href: "#icon-passenger", x: x - 22, y: y - 26, width: 17, height: 21, "data-city": city, "data-owner": seat }, layer);
         use.style.color = PLAYER_COLOURS[seat % PLAYER_COLOURS.length];
       });
     });
