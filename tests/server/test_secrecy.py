@@ -74,8 +74,12 @@ class Client:
         self.acted_at = -1
 
     def keep(self, msg: Any) -> None:
-        if isinstance(msg, dict) and any(e.get("event", {}).get("type") == "game_over" for e in msg.get("events", ())):
-            self.over = True
+        """Keep a message, noting whether the game was over by then (the end reveals everyone's tickets)."""
+        if isinstance(msg, dict):
+            st = msg.get("state", msg)
+            if (any(e.get("event", {}).get("type") == "game_over" for e in msg.get("events", ()))
+                    or st.get("summary", {}).get("status") == "finished" or "result" in st.get("view", {})):
+                self.over = True
         self.received.append((self.over, msg))
 
     def pump(self) -> bool:
