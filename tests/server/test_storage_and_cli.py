@@ -1,0 +1,99 @@
+"""Storage (URLs, migrations, restart in-process), `ttr serve` / `ttr loadtest` command lines, tokens and names."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from serverkit import ServerProcess, bearer, create, join_all, play_random, running
+
+from ttr.cli import main as ttr_main
+from ttr.server import create_app, database_url
+from ttr.server.db import Database, migrate
+from ttr.server.security import clean_name, hash_token, new_token
+
+
+def test_database_urls(tmp_path, monkeypatch):
+    monkeypatch.delenv("TTR_DATABASE_URL", raising=False)
+    monkeypatch.setenv("TTR_DATA_DIR", str(tmp_path / "data"))
+    assert database_url() == f"sqlite:///{tmp_path / 'data' / 'ttr.sqlite3'}"
+    assert database_url("postgresql://u:p@h:5432/db") == "postgresql+psycopg://u:p@h:5432/db"
+    assert database_url("postgres://h/db") == "postgresql+psycopg://h/db"
+    assert database_url(str(tmp_path / "x.sqlite3")) == f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    monkeypatch.setenv("TTR_DATABASE_URL", "postgresql://h/other")
+    assert database_url() == "postgresql+psycopg://h/other"
+    assert database_url("sqlite:///:memory:") == "sqlite:///:memory:"
+
+
+def test_migrations_create_the_schema_once(tmp_path):
+    db = Database(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    migrate(db)
+    migrate(db)  # a second start changes nothing
+    insp = sa.inspect(db.engine)
+    assert {"games", "seats", "actions", "events", "alembic_version"} <= set(insp.get_table_names())
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    db.dispose()
+
+
+def test_tokens_are_random_and_stored_hashed(client, settings):
+    tokens = {new_token() for _ in range(1000)}
+    assert len(tokens) == 1000 and min(len(t) for t in tokens) >= 32  # 24 bytes: 192 bits
+    created = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])
+    raw = [s["token"] for s in created["seats"]]
+    db = Database(settings.database_url)
+    with db.engine.connect() as conn:
+        stored = [r.token_hash for r in conn.execute(sa.text("SELECT token_hash FROM seats ORDER BY seat"))]
+        dump = json.dumps([list(r) for r in conn.execute(sa.text("SELECT * FROM games"))], default=str)
+        dump += json.dumps([list(r) for r in conn.execute(sa.text("SELECT * FROM seats"))], default=str)
+    db.dispose()
+    assert stored == [hash_token(t) for t in raw]
+    assert not any(t in dump for t in raw)
+
+
+def test_clean_name():
+    assert clean_name("  Ana \t Maria\n") == "Ana Maria"
+    assert clean_name("Zoë 🚂") == "Zoë 🚂"
+    assert clean_name("a\u202eb\u200dc") == "abc"  # format characters (bidi override, joiners) removed
+    for bad in ["", "   ", "\x00\x01", "x" * 33, 42]:
+        with pytest.raises(ValueError):
+            clean_name(bad)
+
+
+def test_games_survive_a_restart_of_the_app(settings):
+    rng = random.Random(8)
+    with TestClient(create_app(settings)) as c:
+        created = create(c, edition="nordic", players=2, seats=[{"type": "human"}, {"type": "human"}])
+        gid = created["game_id"]
+        tokens = join_all(c, created)
+        play_random(c, gid, tokens, rng, max_actions=30)
+        before = c.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json()
+    with TestClient(create_app(settings)) as c:
+        after = c.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json()
+        assert after == before
+        play_random(c, gid, tokens, rng)
+        assert c.get(f"/api/games/{gid}").json()["status"] == "finished"
+
+
+def test_a_token_given_away_loses_its_websocket(client):
+    created = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])
+    gid, invite = created["game_id"], created["seats"][1]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={invite}") as ws:
+        assert ws.receive_json()["state"]["seat"] == 1
+        assert client.post(f"/api/games/{gid}/join", json={"name": "Stranger", "seat": 1}).status_code == 200
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["error"]["code"] == "bad_token"
+
+
+def test_serve_and_loadtest_commands(tmp_path, capsys):
+    server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0)
+    with running(server):
+        assert ttr_main(["loadtest", "--url", server.url, "--games", "3", "--duration", "4", "--think", "0",
+                         "--bots", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
+    assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
+    assert report["server_time_ms"]["p50"] is not None
