@@ -81,6 +81,13 @@ def test_whole_game_record_replays_with_ttr_replay(client, tmp_path):
     path.write_text(json.dumps(rec))
     assert ttr_main(["replay", str(path)]) == 0
     assert client.get(f"/api/games/{gid}/record").json() == rec
+    # the replay viewer's steps: public views rebuilt from the record, ending on the final position
+    steps = len(rec["actions"])
+    start = client.get(f"/api/games/{gid}/replay", params={"step": 0}).json()
+    end = client.get(f"/api/games/{gid}/replay", params={"step": steps}).json()
+    assert start["steps"] == steps and start["actor"] is None and start["view"]["turn"] == 0
+    assert end["view"] == client.get(f"/api/games/{gid}/spectate").json()["view"] and end["action"] == rec["actions"][-1]
+    assert client.get(f"/api/games/{gid}/replay", params={"step": steps + 1}).json()["error"]["code"] == "bad_step"
     assert client.get(f"/api/games/{gid}").json()["status"] == "finished"
     assert [g["game_id"] for g in client.get("/api/games", params={"status": "finished"}).json()] == [gid]
 
