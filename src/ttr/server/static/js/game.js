@@ -365,6 +365,7 @@ export class GameClient {
     const v = this.view;
     const r = this.map.rules || {};
     const host = this.els.players;
+    const playing = (seat) => v.current === seat && v.phase !== "over" && this.summary.status === "active";
     host.replaceChildren();
     v.public.forEach((p, seat) => {
       const isMe = seat === this.mySeat;
@@ -382,7 +383,7 @@ export class GameClient {
         if ((p.tokens || []).length) stats.push(h("span", { class: "stat", title: t("player.tokens") }, icon("token", t("player.tokens")), (p.tokens || []).join("+")));
       }
       const row = h("div", {
-        class: `player${v.current === seat && v.phase !== "over" ? " current" : ""}${isMe ? " me" : ""}`,
+        class: `player${playing(seat) ? " current" : ""}${isMe ? " me" : ""}`,
         dataset: { seat: String(seat) },
         style: { "--player": PLAYER_COLOURS[seat % PLAYER_COLOURS.length] },
       },
@@ -391,7 +392,7 @@ export class GameClient {
         isMe ? h("span", { class: "tag" }, t("player.you")) : null,
         seatInfo.type === "bot" ? h("span", { class: "tag bot" }, t("player.bot")) : null,
         seatInfo.type === "human" && !seatInfo.joined ? h("span", { class: "tag" }, t("player.not_joined")) : null),
-      v.current === seat && v.phase !== "over" ? h("span", { class: "now-playing" }, t("player.playing")) : null,
+      playing(seat) ? h("span", { class: "now-playing" }, t("player.playing")) : null,
       h("div", { class: "player-stats" }, stats));
       host.append(row);
     });
