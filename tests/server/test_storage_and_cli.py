@@ -97,3 +97,16 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
     assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
     assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
     assert report["server_time_ms"]["p50"] is not None
+
+
+def test_cache_keeps_the_recently_changed_games(client):
+    service = client.app.state.service
+    service.max_cached = 3
+    created = [create(client, players=2, seats=[{"type": "human"}, {"type": "human"}]) for _ in range(5)]
+    ids = [c["game_id"] for c in created]
+    tokens = join_all(client, created[0])
+    for gid in ids:
+        client.get(f"/api/games/{gid}")
+    assert [service.cached(g) is not None for g in ids] == [False, False, True, True, True]
+    st = client.get(f"/api/games/{ids[0]}/state", headers=bearer(tokens[0])).json()  # loaded again from the database
+    assert st["summary"]["status"] == "active" and service.cached(ids[0]) is not None and len(service._cache) == 3

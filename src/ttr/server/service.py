@@ -246,11 +246,12 @@ def authorise(live: LiveGame, token: str | None) -> Access:
 class GameService:
     """Creates games and applies changes to them; keeps the per-process snapshot cache."""
 
-    def __init__(self, db: Database, *, bot_lease_seconds: float = 5.0) -> None:
+    def __init__(self, db: Database, *, bot_lease_seconds: float = 5.0, max_cached: int = 5000) -> None:
         self.db = db
         self.process_id = uuid.uuid4().hex
         self.bot_lease = timedelta(seconds=bot_lease_seconds)
-        self._cache: dict[str, LiveGame] = {}
+        self._cache: dict[str, LiveGame] = {}  # in order of last change
+        self.max_cached = max_cached
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -263,12 +264,16 @@ class GameService:
             return lock
 
     def _store(self, live: LiveGame) -> LiveGame:
+        """Cache `live` unless a newer snapshot is there; the least recently changed games leave the cache first."""
         with self._guard:
             cur = self._cache.get(live.id)
-            if cur is None or live.seq >= cur.seq:
-                self._cache[live.id] = live
-                return live
-            return cur
+            if cur is not None and live.seq < cur.seq:
+                return cur
+            self._cache.pop(live.id, None)
+            self._cache[live.id] = live
+            while len(self._cache) > self.max_cached:
+                del self._cache[next(iter(self._cache))]  # reloaded from the database when needed again
+            return live
 
     def cached(self, game_id: str) -> LiveGame | None:
         return self._cache.get(game_id)
