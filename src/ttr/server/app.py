@@ -271,7 +271,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games", tags=["games"], summary="Public games (open: waiting for players; active; finished)")
     async def list_games(status: Literal["open", "active", "finished"] | None = None) -> Response:
         assert status is None or status in STATUSES
-        return json_response(await call(service.list_games, status))
+        # a read of many games: in a worker thread even with SQLite, so that a big lobby never stalls play
+        return json_response(await asyncio.to_thread(service.list_games, status))
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary")
     async def game_summary(game_id: str) -> Response:

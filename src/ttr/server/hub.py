@@ -252,7 +252,7 @@ class Hub:
         while True:
             await asyncio.sleep(1.0)
             try:
-                await self.call(self.service.db.checkpoint)
+                await anyio.to_thread.run_sync(self.service.db.checkpoint)  # it may fsync: never on the event loop
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # busy: next time
