@@ -417,7 +417,7 @@ class Session:
 
     async def run(self, since: int | None) -> None:
         wake = self.hub.subscribe(self.game_id)
-        writer = asyncio.create_task(self.write(since, wake))
+        writer = asyncio.create_task(self.write_logged(since, wake))
         try:
             await self.read()
         except WebSocketDisconnect:
@@ -427,6 +427,17 @@ class Session:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+
+    async def write_logged(self, since: int | None, wake: asyncio.Event) -> None:
+        try:
+            await self.write(since, wake)
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            if self.ws.client_state.name == "CONNECTED" and self.ws.application_state.name == "CONNECTED":
+                log.exception("WebSocket update failed in game %s", self.game_id)
+            else:
+                log.debug("WebSocket closed while sending: %s", exc)
 
     async def write(self, since: int | None, wake: asyncio.Event) -> None:
         """Send everything after `since` (nothing but the state if None), then one update per change."""
