@@ -34,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
     print(f"ttr serve: games stored in {shown}; open http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, access_log=not args.no_access_log,
-                            ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=3)
+                            ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=3,
+                            # longer than clients keep idle connections (httpx: 5 s), so that a request is never
+                            # sent on a connection the server is closing at that moment
+                            timeout_keep_alive=30)
     uvicorn.Server(config).run()
     return 0
