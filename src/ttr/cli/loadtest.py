@@ -96,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         if "server_cpu_s" in report:
             print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "
                   f"load client CPU {report['client_cpu_s']} s")
+        lag = report["client_loop_lag_ms"]
+        print(f"load client's own event-loop lag ms: p50 {lag['p50']}  p95 {lag['p95']}  p99 {lag['p99']}; "
+              f"machine load average {', '.join(f'{x:.1f}' for x in report['load_average'] or [])}")
         print(f"errors {report['errors']}" + (f" {report['errors_by_kind']}" if report["errors"] else ""))
         for sample in report["error_samples"]:
             print("  " + sample)

@@ -46,6 +46,7 @@ class Stats:
     games_started: int = 0
     games_finished: int = 0
     ws_messages: int = 0
+    loop_lags: list[float] = field(default_factory=list)  # seconds this client's event loop was late (a busy client or machine)
 
     def error(self, kind: str, detail: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -77,9 +78,18 @@ class LoadTest:
             start = time.perf_counter()
             self.cpu0 = time.process_time()
             self.deadline = start + self.cfg.duration
+            monitor = asyncio.create_task(self.watch_loop())
             await asyncio.gather(*(self.slot(i) for i in range(self.cfg.games)))
+            monitor.cancel()
             elapsed = time.perf_counter() - start
         return self.report(elapsed)
+
+    async def watch_loop(self) -> None:
+        """How late a 20 ms sleep wakes up: time the measured latencies spent waiting for this client, not the server."""
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.02)
+            self.stats.loop_lags.append(time.perf_counter() - t0 - 0.02)
 
     async def slot(self, i: int) -> None:
         """Keep one game going until the time is up (start a new one when it ends)."""
@@ -162,6 +172,7 @@ class LoadTest:
         ms = [x * 1000 for x in s.latencies]
         upd = [x * 1000 for x in s.update_delays]
         srv = [x * 1000 for x in s.server_times]
+        lag = [x * 1000 for x in s.loop_lags]
 
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 1)
@@ -175,6 +186,8 @@ class LoadTest:
                            "max": r(max(ms) if ms else None), "mean": r(statistics.fmean(ms) if ms else None)},
             "server_time_ms": {"p50": r(percentile(srv, 50)), "p95": r(percentile(srv, 95)), "p99": r(percentile(srv, 99))},
             "client_cpu_s": round(time.process_time() - self.cpu0, 1),
+            "client_loop_lag_ms": {"p50": r(percentile(lag, 50)), "p95": r(percentile(lag, 95)), "p99": r(percentile(lag, 99))},
+            "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
             "update_delay_ms": {"p50": r(percentile(upd, 50)), "p95": r(percentile(upd, 95)), "p99": r(percentile(upd, 99))},
             "ws_messages": s.ws_messages,
             "errors": sum(s.errors.values()), "errors_by_kind": s.errors, "error_samples": s.error_samples,
