@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 HELP = "run the game server (browser client, HTTP/WebSocket API, bots); SQLite by default, PostgreSQL to scale out"
 
@@ -29,6 +30,13 @@ def run(args: argparse.Namespace) -> int:
         print("ttr serve: --bot-delay must not be negative")
         return 2
     url = database_url(args.db)
+    if url.startswith("postgresql"):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            print("ttr serve: PostgreSQL needs psycopg 3: pip install 'ttr[postgres]' (or pip install 'psycopg[binary]')",
+                  file=sys.stderr)
+            return 2
     settings = Settings(database_url=url, bot_delay=args.bot_delay)
     app = create_app(settings)
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
