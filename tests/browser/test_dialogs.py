@@ -112,6 +112,11 @@ def test_passenger_trips_show_their_path_and_tokens(server: Server, new_page: An
     game = next(g for seed in range(200) if (g := play_until("marklin", 2, seed, can_move)) is not None)
     moves = [a for a in game.legal_actions() if a.type == "move_passenger"]
     page, fake = open_fake(new_page, server, game, "fakemove1")
+    start = moves[0].city  # clicking a passenger's city offers that passenger's trips
+    page.locator(f"g.city[data-city='{start}'] .city-dot").click()
+    page.wait_for_selector("#moves-sheet")
+    assert page.locator("#moves-sheet .move-option").count() == sum(m.city == start for m in moves)
+    page.click("#sheet-cancel")
     page.click("#move-passenger")
     page.wait_for_selector("#moves-sheet")
     items = page.locator("#moves-sheet .move-option")

@@ -311,7 +311,54 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- zoom and pan
+  /**
+   * Pan (and zoom out if needed) so that these cities and routes are visible in the part of the board that
+   * `cover` (an open dialog) leaves free. Nothing moves when they are already in sight.
+   */
+  reveal({ cities = [], routes = [] }, cover = null) {
+    const pts = cities.filter((c) => this.pos.has(c)).map((c) => this.pos.get(c));
+    for (const r of routes) {
+      const sm = this.sampled.get(r);
+      if (sm) pts.push(sm.pts[0], sm.pts[sm.pts.length - 1]);
+    }
+    const box = this.svg.getBoundingClientRect();
+    if (!pts.length || !box.width || !box.height) return;
+    const pad = SPACE * 1.2;
+    const x0 = Math.min(...pts.map((p) => p[0])) - pad, x1 = Math.max(...pts.map((p) => p[0])) + pad;
+    const y0 = Math.min(...pts.map((p) => p[1])) - pad, y1 = Math.max(...pts.map((p) => p[1])) + pad;
+    let free = { left: box.left, top: box.top, width: box.width, height: box.height };
+    if (cover && !cover.hidden && cover.getClientRects().length) {
+      const c = cover.getBoundingClientRect();
+      const above = c.top - box.top, right = box.right - c.right;
+      free = above * box.width >= right * box.height
+        ? { left: box.left, top: box.top, width: box.width, height: Math.max(80, above) }
+        : { left: Math.max(box.left, c.right), top: box.top, width: Math.max(80, right), height: box.height };
+    }
+    const [, , scale] = this.toWorld(box.left, box.top);
+    const offX = (box.width - this.vb.w * scale) / 2, offY = (box.height - this.vb.h * scale) / 2;
+    const cx = (wx) => box.left + offX + (wx - this.vb.x) * scale, cy = (wy) => box.top + offY + (wy - this.vb.y) * scale;
+    if (cx(x0) >= free.left && cx(x1) <= free.left + free.width && cy(y0) >= free.top && cy(y1) <= free.top + free.height) return;
+    const s = Math.min(scale, free.width / (x1 - x0), free.height / (y1 - y0));
+    if (!this.beforeReveal) this.beforeReveal = { ...this.vb };
+    this.vb = {
+      x: (x0 + x1) / 2 - (free.left - box.left + free.width / 2) / s,
+      y: (y0 + y1) / 2 - (free.top - box.top + free.height / 2) / s,
+      w: box.width / s,
+      h: box.height / s,
+    };
+    this.applyViewBox();
+  }
+
+  /** Back to the view from before reveal() moved it, unless the player has zoomed or panned since. */
+  restore() {
+    if (!this.beforeReveal) return;
+    this.vb = this.beforeReveal;
+    this.beforeReveal = null;
+    this.applyViewBox();
+  }
+
   fit() {
+    this.beforeReveal = null;
     const pad = SPACE * 0.2;
     this.vb = { x: -pad, y: -pad, w: this.world.width + 2 * pad, h: this.world.height + 2 * pad };
     this.applyViewBox();
@@ -331,6 +378,7 @@ export class Board {
   }
 
   zoomBy(factor, clientX, clientY) {
+    this.beforeReveal = null;
     const box = this.svg.getBoundingClientRect();
     if (clientX === undefined) { clientX = box.left + box.width / 2; clientY = box.top + box.height / 2; }
     const [wx, wy] = this.toWorld(clientX, clientY);
@@ -364,6 +412,7 @@ export class Board {
         start.moved = Math.max(start.moved, Math.hypot(dx, dy));
         if (start.moved > 6) {
           this.suppressClick = true;
+          this.beforeReveal = null;
           if (!svg.hasPointerCapture(ev.pointerId)) svg.setPointerCapture(ev.pointerId);
           const s = Math.min(this.svg.getBoundingClientRect().width / start.vb.w, this.svg.getBoundingClientRect().height / start.vb.h) || scale;
           this.vb = { ...start.vb, x: start.vb.x - dx / s, y: start.vb.y - dy / s };

@@ -28,7 +28,7 @@ export const INK = {
 // One letter per colour (colour-blind mode). K for black, as in printing; L for locomotives.
 export const LETTER = {
   red: "R", orange: "O", yellow: "Y", green: "G", blue: "B", purple: "P", white: "W", black: "K",
-  gray: "", locomotive: "L", locomotive_plus4: "+4", passenger: "$",
+  gray: "", locomotive: "L", locomotive_plus4: "L", passenger: "",
 };
 
 export const PLAYER_COLOURS = ["#1f5fbf", "#d0342c", "#2e9b3a", "#e9b10a", "#7b3fa6"];

@@ -4,15 +4,18 @@ import { t } from "./i18n.js";
 import { cardName, paymentText } from "./cards.js";
 import { cityName, routeName, seatName } from "./names.js";
 
-/** One event (public form, or this seat's form with its secrets) as a sentence; null to skip it. */
-export function describeEvent(ev, map, summary) {
+/**
+ * One event (public form, or this seat's form with its secrets) as a sentence; null to skip it.
+ * showSecrets: false on a shared (hot-seat) screen, where the log must not tell one player another's cards.
+ */
+export function describeEvent(ev, map, summary, showSecrets = true) {
   const who = ev.player !== null && ev.player !== undefined ? seatName(summary, ev.player) : "";
   const p = { player: who };
   switch (ev.type) {
     case "game_started": return t("log.game_started");
     case "player_joined": return t("log.player_joined", { player: ev.name || who });
     case "setup_done": return t("log.setup_done", { player: seatName(summary, ev.first_player) });
-    case "draw_blind": return ev.card ? t("log.draw_blind_mine", { ...p, card: cardName(ev.card) }) : t("log.draw_blind", p);
+    case "draw_blind": return ev.card && showSecrets ? t("log.draw_blind_mine", { ...p, card: cardName(ev.card) }) : t("log.draw_blind", p);
     case "draw_faceup": return t("log.draw_faceup", { ...p, card: cardName(ev.card) });
     case "market_flush": return t("log.market_flush");
     case "draw_tickets": return t("log.draw_tickets", { ...p, count: ev.count });

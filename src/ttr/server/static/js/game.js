@@ -118,7 +118,7 @@ export class GameClient {
   addLog(seq, ev) {
     if (seq <= this.logSeq) return;
     this.logSeq = seq;
-    const text = describeEvent(ev, this.map, this.summary);
+    const text = describeEvent(ev, this.map, this.summary, !this.hotseat);
     if (text) this.log.push({ seq, text, ev });
   }
 
@@ -434,7 +434,11 @@ export class GameClient {
 
   /** Hovering (or focusing) a ticket lights up its two cities on the board. */
   hoverCities(node, tk) {
-    const on = () => this.board.highlightCities([...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)]);
+    const on = () => {
+      const cities = [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)];
+      this.board.highlightCities(cities);
+      this.board.reveal({ cities }, this.els.sheet);
+    };
     const off = () => this.board.highlightCities([]);
     node.addEventListener("pointerenter", on);
     node.addEventListener("pointerleave", off);
@@ -541,7 +545,9 @@ export class GameClient {
 
   renderSheet() {
     const node = this.covered ? null : sheets.currentSheet(this);
+    if (!node && !this.els.sheet.hidden) this.board.restore(); // the dialog closed: back to the player's view
     this.els.sheet.hidden = !node;
+    this.els.sheet.classList.toggle("top", !!node && node.id === "station-pick-sheet"); // keep the cities to click free
     this.els.sheet.replaceChildren(...(node ? [node] : []));
   }
 
@@ -639,6 +645,11 @@ export class GameClient {
     const v = this.view;
     if (this.isMyTurn() && v.phase === "place_passenger" && this.legal.place.includes(id)) {
       this.send({ type: "place_passenger", city: id });
+      return;
+    }
+    if (this.isMyTurn() && v.phase === "turn" && this.legal.moves.some((m) => m.city === id)) {
+      this.sheet = { kind: "moves", hover: null, from: id }; // clicking one of my passengers: its trips
+      this.render();
       return;
     }
     if (this.isMyTurn() && v.phase === "turn" && this.legal.stations.has(id)) {

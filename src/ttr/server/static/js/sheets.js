@@ -208,7 +208,7 @@ export function tripTokens(map, view, move) {
 
 function movesSheet(game, s) {
   const v = game.view;
-  const moves = game.legal.moves;
+  const moves = s.from ? game.legal.moves.filter((m) => m.city === s.from) : game.legal.moves;
   const items = moves.map((m, i) => {
     const tokens = tripTokens(game.map, v, m);
     const total = tokens.reduce((a, x) => a + x.value, 0);
@@ -226,7 +226,7 @@ function movesSheet(game, s) {
         t("passenger.tokens", { tokens: tokens.map((x) => `${cityName(game.map, x.city)} ${x.value}`).join(", ") || "—", count: total }),
         foreign ? ` · ${t("passenger.foreign", { count: foreign })}` : ""),
       h("button", { type: "button", class: "button primary", onclick: () => game.send(m) }, t("passenger.go", { count: total })));
-    const on = () => { s.hover = m; game.renderBoard(); };
+    const on = () => { s.hover = m; game.renderBoard(); game.board.reveal({ routes: m.path }, game.els.sheet); };
     const off = () => { if (s.hover === m) { s.hover = null; game.renderBoard(); } };
     li.addEventListener("pointerenter", on);
     li.addEventListener("pointerleave", off);
@@ -280,6 +280,9 @@ export function showHelp(game) {
   if (game.map.routes.some((x) => x.ferry)) lines.push(t(r.ferry_substitute_cards ? "help.ferries_substitute" : "help.ferries", { count: r.ferry_substitute_cards }));
   if (r.stations) lines.push(t("help.stations", { count: r.stations, points: r.unused_station_points }));
   if (r.passengers) lines.push(t("help.passengers", { count: r.passengers }));
+  const v = game.view;
+  const seen = (kind) => !!(v && ((v.hand && v.hand[kind]) || (v.market || []).includes(kind) || (v.discard && v.discard[kind])));
+  if (seen("locomotive_plus4")) lines.push(t("help.plus4", { count: r.plus4_min_length }));
   if ((game.map.cities || []).some((c) => c.area)) lines.push(t("help.areas"));
   lines.push(t("help.end", { count: r.end_trigger_trains ?? 2 }));
   if (r.longest_path_bonus) lines.push(t("help.longest", { count: r.longest_path_bonus }));
