@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Bot, RandomBot
+from .ismcts import ISMCTSBot
 from .personas import DestinationHungryBot, LongRouteExploiterBot, OneStepThinkingBot, RouteFocusBot
 from .planner import PlannerBot, RacerBot
 
@@ -19,6 +20,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "long_route": LongRouteExploiterBot,
     "racer": RacerBot,
     "planner": PlannerBot,
+    "ismcts": ISMCTSBot,
 }
 
 PERSONAS = ("destination_hungry", "route_focus", "one_step", "long_route")

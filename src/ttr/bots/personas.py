@@ -17,7 +17,7 @@ from ..engine.actions import BUILD_STATION, DRAW_BLIND, DRAW_FACEUP, DRAW_TICKET
 from .board import INF, completion_chance, shortest_path
 from .scripted import ScriptedBot
 from .situation import Situation
-from .tactics import blind_value, card_needs, card_values, claims_by_route, payment_cost
+from .tactics import blind_value, card_needs, card_values, payment_cost
 
 
 def _draw_tickets(s: Situation, bot: ScriptedBot, legal: Sequence[Action]) -> Action | None:
@@ -50,7 +50,7 @@ class DestinationHungryBot(ScriptedBot):
             if best is not None:
                 return best
         ed = s.view.edition
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         ready = sorted((r for r in s.plan.routes if ed.routes[r].id in claims), key=lambda r: (-s.info.length[r], r))
         if ready:
             return self.pay(s, claims[ed.routes[ready[0]].id])
@@ -91,7 +91,7 @@ class RouteFocusBot(ScriptedBot):
             if best is not None:
                 return best
         ed = s.view.edition
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         ticket, path = self.focus(s)
         for r in path:
             if ed.routes[r].id in claims:
@@ -106,7 +106,12 @@ class RouteFocusBot(ScriptedBot):
 
 
 class OneStepThinkingBot(ScriptedBot):
-    """Rates every legal action by its immediate gain and plays the best one; no plan, no memory."""
+    """Rates every legal action by its immediate gain and plays the best one; no plan, no memory.
+
+    Gains are in points: a claim is worth half its route points (cards held keep their value),
+    twice the tickets it completes and the shortening of its tickets' paths; a card is worth
+    about one point when a ticket path needs its colour.
+    """
 
     name = "one_step"
 
@@ -151,10 +156,11 @@ class OneStepThinkingBot(ScriptedBot):
         ed = s.view.edition
         best: Action | None = None
         best_value = -INF
-        for rid, options in claims_by_route(legal).items():
+        for rid, options in self.usable_claims(s, legal).items():
             r = ed.route_index[rid]
             a = self.pay(s, options)
-            v = self.immediate_value(s, a) + self.progress(s, r) - 0.3 * payment_cost(a.cards, needs, False)  # type: ignore[arg-type]
+            v = (0.5 * s.info.points[r] + 2 * sum(t.points for t in s.completes(r)) + self.progress(s, r)
+                 - 0.3 * payment_cost(a.cards, needs, False))  # type: ignore[arg-type]
             if v > best_value:
                 best, best_value = a, v
         for a in legal:
@@ -211,7 +217,7 @@ class LongRouteExploiterBot(ScriptedBot):
         action = self.points_claim(s, legal, min_length=self.long_min(s))
         if action is None:
             ed = s.view.edition
-            claims = claims_by_route(legal)
+            claims = self.usable_claims(s, legal)
             ready = [r for r in s.plan.routes if ed.routes[r].id in claims and s.info.length[r] >= 3]
             if ready:
                 action = self.pay(s, claims[ed.routes[ready[0]].id])

@@ -16,10 +16,10 @@ from math import comb
 from typing import Any
 
 from ..engine.actions import DRAW_TICKETS, Action
-from .board import INF, ROUTE_OVERHEAD, components, route_weights, shortest_path
+from .board import INF, ROUTE_OVERHEAD, Plan, components, route_weights, shortest_path
 from .scripted import ScriptedBot
 from .situation import Situation
-from .tactics import claims_by_route, payment_cost
+from .tactics import payment_cost
 
 BLOCK_MAX_LENGTH = 2  # only short links are worth blocking
 BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much longer
@@ -111,8 +111,9 @@ class PlannerBot(ScriptedBot):
     def ticket_draw_value(self, s: Situation) -> float:
         """Expected gain of the best ticket among those a draw would show (one must be kept).
 
-        Every ticket this bot has not seen is rated by its marginal expected value on top of the
-        current plan; the expectation of the best of k is exact for k drawn without replacement.
+        Every ticket this bot has not seen is rated by its marginal expected value when joined to
+        the current plan by its cheapest connection (one shortest path each, for speed); the
+        expectation of the best of k drawn without replacement is then exact.
         """
         view = s.view
         ed = view.edition
@@ -123,14 +124,31 @@ class PlannerBot(ScriptedBot):
         pool = [t for t in ed.tickets if t.deck in decks and t.index not in mine and t.index not in self.seen_tickets]
         if not pool or k <= 0:
             return -INF
-        base = self.keep_value(s, [])
-        values = sorted(self.keep_value(s, [t]) - base for t in pool)
+        saved = s.turns_left
+        s.turns_left = saved * self.ticket_safety
+        try:
+            base_plan = s.plan
+            base = self.plan_value(s, base_plan)
+            weights = list(s.weights)
+            for r in base_plan.routes:
+                weights[r] = 0.0
+            values = []
+            for t in pool:
+                cost, claim, _ = shortest_path(s.info, weights, t.a_nodes, t.b_nodes)
+                trains = base_plan.trains + sum(s.info.length[r] for r in claim)
+                if cost == INF or trains > s.trains:
+                    values.append(-float(t.points))
+                    continue
+                plan = Plan(routes=base_plan.routes + claim, trains=trains, open=[*base_plan.open, t.index],
+                            dropped=base_plan.dropped, borrowed=base_plan.borrowed)
+                values.append(self.plan_value(s, plan) - base)
+        finally:
+            s.turns_left = saved
+        values.sort()
         n = len(values)
         k = min(k, n)
-        total = comb(n, k)
-        return sum(v * comb(i, k - 1) for i, v in enumerate(values)) / total
+        return sum(v * comb(i, k - 1) for i, v in enumerate(values)) / comb(n, k)
 
-    # ------------------------------------------------------------------ turn
     def turn(self, s: Situation, legal: Sequence[Action]) -> Action:
         view = s.view
         ed = view.edition
@@ -138,7 +156,7 @@ class PlannerBot(ScriptedBot):
             best = self.best_immediate(s, legal)
             if best is not None:
                 return best
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         ready = [r for r in s.plan.routes if ed.routes[r].id in claims]
         if ready:
             if len(ready) > 1:
@@ -228,7 +246,7 @@ class RacerBot(ScriptedBot):
             if best is not None:
                 return best
         ed = s.view.edition
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         plan_ready = [r for r in s.plan.routes if ed.routes[r].id in claims]
         longest = self.points_claim(s, legal, min_length=4)
         if longest is not None:

@@ -39,6 +39,7 @@ from .tactics import (
     place_choice,
     trip_value,
     tunnel_choice,
+    tunnel_spare,
 )
 
 
@@ -125,12 +126,12 @@ class ScriptedBot(Bot):
         return max(scored, key=lambda x: x[:3])[3]
 
     def keep_value(self, s: Situation, chosen: Sequence[Ticket]) -> float:
-        """Expected points if `chosen` are added to the tickets still open.
+        """Expected points if `chosen` are added to the tickets still open (see ``plan_value``)."""
+        return self.plan_value(s, s.plan_for([*s.undone, *chosen]))
 
-        Ticket points are weighted by the chance of finishing the whole plan; the plan's route
-        points count, minus what its trains would earn on the best long routes instead.
-        """
-        plan = s.plan_for([*s.undone, *chosen])
+    def plan_value(self, s: Situation, plan: Plan) -> float:
+        """Expected points of a plan: ticket points weighted by the chance of finishing it, plus its
+        route points minus what its trains would earn on the best long routes instead."""
         work = s.turns_needed(plan)
         p = completion_chance(s.trains - plan.trains, s.turns_left - work, work)
         ed = s.view.edition
@@ -141,10 +142,13 @@ class ScriptedBot(Bot):
 
     def train_value(self, s: Situation) -> float:
         """Points a spare train earns on the longest routes still open (discounted: they must be paid for)."""
-        best = self.point_targets(s, 3)
-        if not best:
-            return 1.0
-        return 0.9 * sum(s.info.points[r] for r in best) / sum(s.info.length[r] for r in best)
+        if "train_value" not in s.memo:
+            best = self.point_targets(s, 3)
+            value = 1.0
+            if best:
+                value = 0.9 * sum(s.info.points[r] for r in best) / sum(s.info.length[r] for r in best)
+            s.memo["train_value"] = value
+        return s.memo["train_value"]
 
     def choose_mix(self, s: Situation, legal: Sequence[Action]) -> Action:
         """Märklin: how many short and long tickets to draw (long ones only while trains are plentiful)."""
@@ -156,6 +160,26 @@ class ScriptedBot(Bot):
         return False
 
     # ------------------------------------------------------------------ cards
+    def usable_claims(self, s: Situation, legal: Sequence[Action]) -> dict[str, list[Action]]:
+        """Claims by route, without tunnel payments that leave no spare card for the surcharge.
+
+        A tunnel reveals three cards; each of the paid colour or a locomotive costs one more card.
+        Claiming with no spare card means declining most of the time, which wastes the turn.
+        """
+        claims = claims_by_route(legal)
+        if s.turns_left <= 2 or s.last_turn:
+            return claims
+        ed = s.view.edition
+        hand = s.hand
+        out: dict[str, list[Action]] = {}
+        for rid, options in claims.items():
+            if ed.routes[ed.route_index[rid]].tunnel:
+                options = [a for a in options if tunnel_spare(hand, a.cards) >= 1]  # type: ignore[arg-type]
+                if not options:
+                    continue
+            out[rid] = options
+        return out
+
     def draw(self, s: Situation, legal: Sequence[Action], targets: Sequence[int] | None = None) -> Action | None:
         routes = list(self.targets(s) if targets is None else targets)
         needs = s.needs if routes == s.plan.routes else card_needs(s.info, s.rules, routes, s.hand)
@@ -198,7 +222,7 @@ class ScriptedBot(Bot):
     def best_immediate(self, s: Situation, legal: Sequence[Action]) -> Action | None:
         best: Action | None = None
         best_value = 0.0
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         for options in claims.values():
             a = self.pay(s, options)
             v = self.immediate_value(s, a)
@@ -246,7 +270,7 @@ class ScriptedBot(Bot):
 
     def points_claim(self, s: Situation, legal: Sequence[Action], min_length: int = 1) -> Action | None:
         """The claim worth most route points now (ties: fewer locomotives)."""
-        claims = claims_by_route(legal)
+        claims = self.usable_claims(s, legal)
         best: Action | None = None
         best_key: tuple[float, ...] = (-1.0,)
         ed = s.view.edition

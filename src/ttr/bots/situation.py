@@ -5,6 +5,7 @@ and how many turns the game probably has left. Built once per board state and ca
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import LOCOMOTIVE, PLUS4
 from ..editions import Ticket
@@ -101,6 +102,7 @@ class Situation:
         self.choose_lanes()
         self.needs: Needs = card_needs(info, self.rules, self.plan.routes, self.hand)
         self.turns_left = turns_left(view, history)
+        self.memo: dict[str, Any] = {}  # values derived once per decision by the bots
         self.last_turn = view.final_turns >= 0
 
     def choose_lanes(self) -> None:

@@ -193,6 +193,15 @@ def tunnel_choice(view: PlayerView, legal: Sequence[Action], wanted: bool, max_e
     return min(pays, key=lambda a: (a.cards[LOCOMOTIVE] * 3 + a.cards[PLUS4] * 2, a.cards))  # type: ignore[index]
 
 
+def tunnel_spare(hand: Sequence[int], cards: Sequence[int]) -> int:
+    """Cards left after paying `cards` that could pay a tunnel surcharge (same colour or wild)."""
+    colours = [c for c in range(NCOL) if cards[c]]
+    spare = hand[LOCOMOTIVE] - cards[LOCOMOTIVE] + hand[PLUS4] - cards[PLUS4]
+    if colours:
+        spare += hand[colours[0]] - cards[colours[0]]
+    return spare
+
+
 def trip_value(view: PlayerView, action: Action) -> int:
     """Merchandise points a passenger move would collect (same rule as the engine)."""
     ed = view.edition

@@ -50,6 +50,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     rec["breakdown"] = res["players"]
     ed = game.edition
     rec["routes"] = {ed.routes[i].id: o for i, o in enumerate(game.route_owner) if o >= 0}  # final owners, for heatmaps
+    rec["first_player"] = game.first_player
     return rec
 
 

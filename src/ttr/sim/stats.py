@@ -1,4 +1,8 @@
-"""Tournament statistics: win rates with Wilson intervals, scores, tickets, seats, game length, rule gaps."""
+"""Tournament statistics: win rates with Wilson intervals, scores, tickets, seats, game length, rule gaps.
+
+"Seat" statistics are by turn order (seat 1 moves first), which is what seat advantage means; the
+engine draws the first player from the game seed, so seat indices alone would not say it.
+"""
 
 from __future__ import annotations
 
@@ -50,7 +54,10 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         games_with_pass += 1 if stats["passes"] else 0
         stalemates += 1 if stats["stalemate"] else 0
         scores = rec["result"]["scores"]
+        first = rec.get("first_player", 0)
+        n_here = rec["players"]
         for seat, name in enumerate(rec["bots"]):
+            pos = (seat - first) % n_here  # turn-order position: 0 moves first
             b = bots.setdefault(name, {"seats": 0, "wins": 0.0, "scores": [], "completed": 0, "failed": 0,
                                        "ticket_points": [], "route_points": [], "seat_wins": [0.0] * players,
                                        "seat_games": [0] * players})
@@ -61,13 +68,13 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             b["failed"] += len(row["tickets"]) - row["tickets_completed"]
             b["ticket_points"].append(row["ticket_points"])
             b["route_points"].append(row["route_points"])
-            b["seat_games"][seat] += 1
-            seat_games[seat] += 1
-            seat_scores[seat].append(row["total"])
+            b["seat_games"][pos] += 1
+            seat_games[pos] += 1
+            seat_scores[pos].append(row["total"])
             if seat in winners:
                 b["wins"] += share
-                b["seat_wins"][seat] += share
-                seat_wins[seat] += share
+                b["seat_wins"][pos] += share
+                seat_wins[pos] += share
         names = rec["bots"]
         for i, a in enumerate(names):
             for j, c in enumerate(names):

@@ -1,0 +1,156 @@
+"""A fast playout policy for search: the planner's core habits at a fraction of its cost.
+
+It runs on a complete ``Game`` (a determinization the search bot sampled itself, never the real
+game) and moves for every player: plan a network over the player's open tickets (one ticket order,
+recomputed only when a planned route is lost), claim a planned route as soon as the hand pays for
+it, otherwise draw the colours the plan needs; with no plan left, claim long routes for points.
+It never draws new tickets (that decision is left to the tree), always pays tunnels it can, and
+skips stations and passenger trips. Actions are built directly and checked by ``Game.step``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
+from ..engine import Action, Game, IllegalAction
+from ..engine import payments as pay
+from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, KEEP_TICKETS
+from ..engine.scoring import ticket_done
+from .board import MapInfo, map_info, plan_network, route_weights, shortest_path
+
+
+class RolloutPolicy:
+    """Moves for any player of a sampled game (see module docstring)."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.info: MapInfo = map_info(game.edition)
+        self.rng = rng
+        self.targets: list[list[int] | None] = [None] * game.n
+
+    def plan(self, g: Game, p: int) -> list[int]:
+        """Routes p still wants, longest first (cached while none of them is taken by someone else)."""
+        targets = self.targets[p]
+        owner = g.route_owner
+        if targets is not None and all(owner[r] < 0 or owner[r] == p for r in targets):
+            return [r for r in targets if owner[r] < 0]
+        ed = g.edition
+        labels = g.connectivity(p)
+        undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
+        routes: list[int] = []
+        if undone:
+            weights = route_weights(self.info, owner, g.n, p, g.trains[p])
+            routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
+        routes.sort(key=lambda r: -self.info.length[r])
+        self.targets[p] = routes
+        return routes
+
+    def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
+        """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now."""
+        route = g.edition.routes[r]
+        if g.route_owner[r] >= 0 or g.trains[p] < route.length or (route.group >= 0 and g._group_blocked(route, p)):
+            return None
+        hand = g.hands[p]
+        info = self.info
+        c = info.colour[r]
+        if not route.substitute and not route.ferry and not route.tunnel:  # quick reject before listing payments
+            have = max(hand[:8]) if c < 0 else hand[c]
+            if have + hand[LOCOMOTIVE] + hand[PLUS4] < route.length:
+                return None
+        options = pay.route_payments(route, hand, g.rules)
+        if not options:
+            return None
+        return min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards)))
+
+    def act(self, g: Game) -> Action:
+        phase = g.phase
+        p = g.current
+        if phase == "turn":
+            return self._turn(g, p)
+        if phase == "second_card":
+            return self._draw(g, p, second=True) or g.legal_actions()[0]
+        legal = g.legal_actions()
+        if phase in ("setup", "keep_tickets") and legal[0].type == KEEP_TICKETS:
+            return self._keep(g, p, legal)
+        if phase == "tunnel":
+            return legal[0]  # the cheapest payment comes first; decline is last
+        return legal[0]
+
+    def _keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
+        """Keep the fewest tickets allowed, the cheapest to connect."""
+        ed = g.edition
+        weights = route_weights(self.info, g.route_owner, g.n, p, g.trains[p])
+        for r, o in enumerate(g.route_owner):
+            if o == p:
+                weights[r] = 0.0
+        cost = {}
+        for t in g.offered[p]:
+            tk = ed.tickets[t]
+            cost[tk.id] = shortest_path(self.info, weights, tk.a_nodes, tk.b_nodes)[0] - tk.points / 4
+        fewest = min(len(a.tickets or ()) for a in legal)
+        options = [a for a in legal if len(a.tickets or ()) == fewest]
+        return min(options, key=lambda a: (sum(cost[t] for t in a.tickets or ()), a.tickets))
+
+    def _turn(self, g: Game, p: int) -> Action:
+        targets = self.plan(g, p)
+        ids = g.edition.routes
+        for r in targets:
+            cards = self.payment(g, p, r)
+            if cards is not None:
+                return Action(CLAIM, route=ids[r].id, cards=cards)
+        if not targets or g.trains[p] <= 5 or g.final_turns >= 0:
+            best = None
+            for r in self.info.by_length:
+                if self.info.length[r] < (3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1):
+                    break
+                cards = self.payment(g, p, r)
+                if cards is not None:
+                    best = Action(CLAIM, route=ids[r].id, cards=cards)
+                    break
+            if best is not None:
+                return best
+        draw = self._draw(g, p, second=False)
+        if draw is not None:
+            return draw
+        legal = g.legal_actions()
+        claims = [a for a in legal if a.type == CLAIM]
+        return claims[0] if claims else legal[0]
+
+    def _draw(self, g: Game, p: int, second: bool) -> Action | None:
+        """A face-up card of a colour the plan lacks, else a blind card."""
+        targets = self.targets[p] or []
+        hand = g.hands[p]
+        info = self.info
+        want = [0] * NCARDS
+        for r in targets[:4]:
+            c = info.colour[r]
+            if c >= 0 and hand[c] < info.length[r]:
+                want[c] += 1
+        market = g.market
+        best_slot = -1
+        for i, c in enumerate(market):
+            if c != NO_CARD and c < 8 and want[c]:
+                best_slot = i
+                break
+        if best_slot >= 0:
+            return A_DRAW_FACEUP[best_slot]
+        if g.deck or g.discard:
+            return A_DRAW_BLIND
+        for i, c in enumerate(market):
+            if c != NO_CARD and not (second and c == LOCOMOTIVE and g.rules.faceup_locomotive_single):
+                return A_DRAW_FACEUP[i]
+        return None
+
+
+def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
+    """Play `g` to the end with `policy` (a wrong guess of the policy falls back to a legal move)."""
+    steps = 0
+    while not g.is_over and steps < max_steps:
+        action = policy.act(g)
+        try:
+            g.step(action)
+        except IllegalAction:
+            g.step(g.legal_actions()[0])
+        steps += 1
+
