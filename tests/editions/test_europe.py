@@ -85,13 +85,16 @@ def test_setup_keep_at_least_two_of_the_four() -> None:
 
 def test_setup_returns_leave_the_game_and_long_tickets_never_come_back() -> None:
     g = Game("europe", 3, seed=8)
+    undealt_long = ids(g, g.ticket_decks["long"])
     returned: list[str] = []
     while g.phase == "setup":
         offered = ids(g, g.offered[g.current])
         kept = [t for t in offered if deck_of(g, t) == "regular"][:2]  # return the long one and a regular one
         returned += [t for t in offered if t not in kept]
         g.apply(keep(*kept))
-    assert sorted(ids(g, g.removed_tickets)) == sorted(returned)
+    # the returned tickets and the long tickets nobody was dealt leave the game together
+    assert sorted(ids(g, g.removed_tickets)) == sorted(returned + undealt_long)
+    assert g.ticket_decks["long"] == [] and g.view(0).to_dict()["ticket_decks"]["long"] == 0
     assert not {t for d in g.ticket_decks.values() for t in ids(g, d)} & set(returned)
     seen: list[str] = []
     while any(a.type == "draw_tickets" for a in g.legal_actions()):
@@ -103,7 +106,7 @@ def test_setup_returns_leave_the_game_and_long_tickets_never_come_back() -> None
     assert len(seen) == 40 - 3 * 3  # every regular ticket not dealt at setup, and nothing else
     assert not set(seen) & set(returned)
     assert {deck_of(g, t) for t in seen} == {"regular"}
-    assert len(g.ticket_decks["long"]) == 3  # the 3 undealt long tickets were never offered
+    assert not set(seen) & set(undealt_long)  # the 3 undealt long tickets were never offered
     assert ticket_total(g) == 46
 
 

@@ -361,6 +361,12 @@ class Game:
             if self.rules.initial_tickets.returned == "bottom_then_shuffle":
                 for deck in self.ticket_decks.values():
                     self.rng.shuffle(deck)
+            draw = self.rules.draw_tickets
+            in_play = set(draw.decks) | {d for d, _ in draw.deal}
+            for name, deck in self.ticket_decks.items():
+                if name not in in_play:  # never drawn again (Europe's undealt long tickets): out of the game
+                    self.removed_tickets.extend(deck)
+                    deck.clear()
             self.phase = TURN
             self.current = self.first_player
             if ev is not None:
