@@ -45,6 +45,14 @@ def test_which_actions_reveal():
         after = rich.clone()
         after.step(a)
         assert action_reveals(rich, a, after) == (route.tunnel or after.is_over)
+    # Europe: the last initial keep puts the unused long tickets away face down: nobody saw them, undoable
+    eu = Game("europe", 2, 5)
+    eu.step(eu.legal_actions()[0])
+    last = eu.legal_actions()[0]
+    after = eu.clone()
+    after.step(last)
+    assert after.phase == "turn" and len(after.ticket_decks["long"]) < len(eu.ticket_decks["long"])
+    assert not action_reveals(eu, last, after)
     keep = Game("usa", 2, 3)
     a = keep.legal_actions()[0]
     after = keep.clone()

@@ -33,7 +33,13 @@ def action_reveals(before: Game, action: Action, after: Game) -> bool:
             return True
     if len(after.deck) < len(before.deck):  # a card left the deck some other way: be safe
         return True
-    return any(len(after.ticket_decks.get(d, ())) < len(cards) for d, cards in before.ticket_decks.items())
+    # tickets someone now holds that they did not hold before (tickets put away face down, like Europe's unused
+    # long routes after setup, are seen by nobody)
+    for p in range(before.n):
+        seen_before = set(before.offered[p]) | set(before.tickets[p])
+        if (set(after.offered[p]) | set(after.tickets[p])) - seen_before:
+            return True
+    return False
 
 
 def undo_point(actions: Sequence[tuple[int, bool]], controlled: frozenset[int]) -> int | str:
