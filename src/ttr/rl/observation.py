@@ -355,12 +355,11 @@ def _true_positions(flags: list[bool]) -> list[int]:
     """Indices of the True entries (few, in a long list: found with list.index, which runs in C)."""
     out = []
     i = -1
-    try:
-        while True:
-            i = flags.index(True, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
+    index = flags.index
+    for _ in range(flags.count(True)):
+        i = index(True, i + 1)
+        out.append(i)
+    return out
 
 
 _NEVER: list[int] = [-99]  # a value no view field ever equals: forces the first encoding
