@@ -135,6 +135,9 @@ export class Board {
       ev.stopPropagation();
       this.handlers.onRoute?.(r.id);
     });
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.handlers.onRoute?.(r.id); }
+    });
     this.hoverTip(g, () => this.handlers.describeRoute?.(r));
     this.routeEls.set(r.id, g);
   }
@@ -153,6 +156,9 @@ export class Board {
       if (this.suppressClick) return;
       ev.stopPropagation();
       this.handlers.onCity?.(c.id);
+    });
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.handlers.onCity?.(c.id); }
     });
     this.hoverTip(g, () => this.handlers.describeCity?.(c));
     this.cityEls.set(c.id, g);
@@ -270,8 +276,19 @@ export class Board {
 
   /** claimable: Set of route ids; pickCities: Set of city ids the player may click now. */
   setPlayable({ claimable = new Set(), pickCities = new Set() } = {}) {
-    for (const [id, g] of this.routeEls) g.classList.toggle("claimable", claimable.has(id));
-    for (const [id, g] of this.cityEls) g.classList.toggle("pickable", pickCities.has(id));
+    const focusable = (g, on, label) => { // what can be clicked can also be reached with the keyboard
+      g.classList.toggle(g.dataset.route ? "claimable" : "pickable", on);
+      if (on) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", label());
+      } else {
+        g.removeAttribute("tabindex");
+        g.removeAttribute("role");
+      }
+    };
+    for (const [id, g] of this.routeEls) focusable(g, claimable.has(id), () => this.handlers.describeRoute?.(this.routes.get(id)) || id);
+    for (const [id, g] of this.cityEls) focusable(g, pickCities.has(id), () => this.cities.get(id).name);
   }
 
   /** Briefly mark a route that was just claimed, so moves by others are noticed. */

@@ -248,7 +248,8 @@ export function waitingRoom(game) {
     h("ul", { class: "seat-status" }, sum.seats.map((s) => h("li", {},
       h("span", { class: "player-name" }, seatName(sum, s.seat)),
       h("span", { class: `tag ${s.joined ? "ok" : ""}` }, s.type === "bot" ? t("player.bot") : s.joined ? t("waiting.joined") : t("waiting.free"))))));
-  if (game.token && game.mySeat !== null && !mySeatJoined) {
+  const freeSeat = sum.public && sum.seats.some((s) => s.type === "human" && !s.joined);
+  if ((game.token && game.mySeat !== null && !mySeatJoined) || (!game.token && freeSeat)) {
     const input = h("input", { type: "text", id: "join-name", maxlength: "32", placeholder: t("lobby.your_name"), value: localStorage.getItem("ttr.name") || "" });
     box.append(h("form", {
       class: "join-form", onsubmit: (ev) => {
