@@ -414,15 +414,20 @@ export class GameClient {
       host.append(h("li", { class: "empty" }, t("tickets.none")));
       return;
     }
-    const status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, tickets);
+    let status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, tickets);
+    const final = v.result && v.result.players[this.mySeat];
+    if (final) { // the game is over: the engine's verdict, ticket by ticket
+      const done = new Map(final.tickets.map((x) => [x.id, x.completed]));
+      status = tickets.map((tk, i) => (done.get(tk.id) ? (status[i] === "station" ? "station" : "done") : "failed"));
+    }
     tickets.forEach((tk, i) => {
       host.append(this.ticketItem(tk, status[i]));
     });
   }
 
   ticketItem(tk, status) {
-    const icon = { done: "✔", station: "⌂", open: "○" }[status];
-    const label = { done: t("tickets.connected"), station: t("tickets.with_station"), open: t("tickets.not_yet") }[status];
+    const icon = { done: "✔", station: "⌂", open: "○", failed: "✘" }[status];
+    const label = { done: t("tickets.connected"), station: t("tickets.with_station"), open: t("tickets.not_yet"), failed: t("tickets.failed") }[status];
     const item = h("li", { class: `ticket ${status}`, tabindex: "0", dataset: { ticket: tk.id } },
       h("span", { class: "ticket-status", title: label, "aria-label": label }, icon),
       h("span", { class: "ticket-name" }, ticketLabel(this.map, tk)),
