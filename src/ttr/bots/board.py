@@ -87,11 +87,13 @@ def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, tr
 
 
 def shortest_path(info: MapInfo, weights: Sequence[float], sources: Sequence[int], targets: Sequence[int],
-                  borrow: Sequence[float] | None = None) -> tuple[float, list[int], list[int]]:
-    """Cheapest path from any source to any target: (cost, routes with weight > 0, borrowed routes).
+                  borrow: Sequence[float] | None = None, track: set[int] | None = None) -> tuple[float, list[int], list[int]]:
+    """Cheapest path from any source to any target: (cost, routes to claim, borrowed routes).
 
-    `borrow` optionally gives a (finite) weight for using a route owned by someone else through a
-    station; such routes come back in the third list. Country areas are never passed through.
+    Routes to claim are those with weight > 0, plus zero-weight routes listed in `track` (routes
+    already planned for another ticket). `borrow` optionally gives a (finite) weight for using a
+    route owned by someone else through a station; such routes come back in the third list.
+    Country areas are never passed through.
     """
     target_set = set(targets)
     if target_set.intersection(sources):
@@ -129,11 +131,11 @@ def shortest_path(info: MapInfo, weights: Sequence[float], sources: Sequence[int
     claim: list[int] = []
     borrowed: list[int] = []
     city = found
-    while back[city][0] >= 0 and dist[city] > 0:
+    while back[city][0] >= 0:
         r, prev = back[city]
         if weights[r] == INF:
             borrowed.append(r)
-        elif weights[r] > 0:
+        elif weights[r] > 0 or (track is not None and r in track):
             claim.append(r)
         city = prev
     return dist[found], claim, borrowed
@@ -182,17 +184,19 @@ def plan_network(info: MapInfo, weights: Sequence[float], tickets: Sequence[Tick
 def _plan_in_order(info: MapInfo, weights: Sequence[float], order: Sequence[Ticket], trains: int,
                    borrow: Sequence[float] | None, stations: int) -> Plan:
     w = list(weights)
+    lend = list(borrow) if borrow is not None else None
     plan = Plan()
     length = info.length
     planned: set[int] = set()
     borrowed_set: set[int] = set()
     for t in order:
-        cost, claim, borrowed = shortest_path(info, w, t.a_nodes, t.b_nodes, borrow if stations > len(borrowed_set) else None)
+        usable_borrow = lend if lend is not None and stations > len(borrowed_set) else None
+        cost, claim, borrowed = shortest_path(info, w, t.a_nodes, t.b_nodes, usable_borrow, planned)
         if cost == INF:
             plan.dropped.append(t.index)
             continue
         if not claim and not borrowed:
-            plan.done.append(t.index)
+            plan.done.append(t.index)  # joined by our own routes already
             continue
         need = sum(length[r] for r in claim if r not in planned)
         new_borrow = [r for r in borrowed if r not in borrowed_set]
@@ -212,9 +216,8 @@ def _plan_in_order(info: MapInfo, weights: Sequence[float], order: Sequence[Tick
         for r in new_borrow:
             borrowed_set.add(r)
             plan.borrowed.append(r)
-        if borrow is not None:
-            for r in borrowed:
-                w[r] = 0.0  # once a station borrows it, later tickets may share it
+            if lend is not None:
+                lend[r] = 0.0  # once a station borrows it, later tickets may share it
     return plan
 
 
@@ -249,9 +252,5 @@ def completion_chance(slack_trains: float, slack_turns: float, work: float = 0.0
     routes and unlucky draws, so the same slack is worth less.
     """
     slack = min(slack_trains + 1.0, slack_turns)
-    z = slack / (1.0 + 0.25 * max(0.0, work))
-    if z >= 8:
-        return 0.999
-    if z <= -8:
-        return 0.001
-    return 1.0 / (1.0 + math.exp(-1.7 * z))
+    z = max(-30.0, min(30.0, slack / (1.0 + 0.25 * max(0.0, work))))
+    return min(0.999, max(0.001, 1.0 / (1.0 + math.exp(-1.7 * z))))

@@ -92,7 +92,7 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
             for _ in range(view.hand_sizes[q] - sum(hands[q])):
                 if pool:
                     hands[q][pool.pop()] += 1
-    deck = pool[:view.deck_size]
+    deck = pool  # every unseen card not in a hand: equals the public deck size whenever the view is consistent
 
     # ---- tickets
     mine = set(view.tickets) | set(view.offered)

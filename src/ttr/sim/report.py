@@ -141,7 +141,8 @@ def plot_seats(summary: dict[str, Any], path: Path) -> None:
     width = 0.8 / (len(names) + 1)
     xs = range(n)
     rates = [s["win_rate"] for s in seats]
-    err = [[s["win_rate"] - s["win_rate_ci95"][0] for s in seats], [s["win_rate_ci95"][1] - s["win_rate"] for s in seats]]
+    err = [[max(0.0, s["win_rate"] - s["win_rate_ci95"][0]) for s in seats],
+           [max(0.0, s["win_rate_ci95"][1] - s["win_rate"]) for s in seats]]
     ax.bar([x - 0.4 + width / 2 for x in xs], rates, width, yerr=err, capsize=3, label="all bots", color="#888")
     for j, name in enumerate(names):
         by_seat = bots[name]["win_rate_by_seat"]
