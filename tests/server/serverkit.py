@@ -95,11 +95,13 @@ def free_port() -> int:
 class ServerProcess:
     """A real `ttr serve` in a subprocess (kill -9 it to simulate a crash)."""
 
-    def __init__(self, db: str, port: int | None = None, bot_delay: float = 0.0, log: Path | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, bot_delay: float = 0.0, log: Path | None = None,
+                 quiet: bool = True) -> None:
         self.db = db
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log = log
+        self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -116,7 +118,8 @@ class ServerProcess:
         env.pop("TTR_DATABASE_URL", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ttr", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--no-access-log", "--log-level", "warning"],
+             "--bot-delay", str(self.bot_delay),
+             *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"])],
             stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import random
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from serverkit import ServerProcess, bearer, create, join_all, play_random, running
+from websockets.sync.client import connect
 
 from ttr.cli import main as ttr_main
 from ttr.server import create_app, database_url
@@ -110,3 +112,17 @@ def test_cache_keeps_the_recently_changed_games(client):
     assert [service.cached(g) is not None for g in ids] == [False, False, True, True, True]
     st = client.get(f"/api/games/{ids[0]}/state", headers=bearer(tokens[0])).json()  # loaded again from the database
     assert st["summary"]["status"] == "active" and service.cached(ids[0]) is not None and len(service._cache) == 3
+
+
+def test_tokens_never_reach_the_log(tmp_path):
+    log = tmp_path / "serve.log"
+    server = ServerProcess(str(tmp_path / "log.sqlite3"), log=log, quiet=False)
+    with running(server):
+        created = create(httpx.Client(base_url=server.url), players=2, seats=[{"type": "human"}, {"type": "human"}])
+        token = created["seats"][0]["token"]
+        assert httpx.get(server.url + created["seats"][0]["join_url"]).status_code == 200
+        with connect(f"{server.ws_url}/ws/games/{created['game_id']}?token={token}&since=0") as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "update"
+    text = log.read_text()
+    assert "token=***" in text and "WebSocket" in text and "GET /play/" in text
+    assert token not in text and created["seats"][1]["token"] not in text

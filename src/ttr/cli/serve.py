@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import Settings, create_app, database_url
+    from ..server.security import redact_tokens_in_logs
 
     if args.bot_delay < 0:
         print("ttr serve: --bot-delay must not be negative")
@@ -46,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
                             # longer than clients keep idle connections (httpx: 5 s), so that a request is never
                             # sent on a connection the server is closing at that moment
                             timeout_keep_alive=30)
+    redact_tokens_in_logs()  # after uvicorn.Config has set up its loggers
     uvicorn.Server(config).run()
     return 0

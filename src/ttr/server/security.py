@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 import secrets
 import unicodedata
 
@@ -39,3 +41,27 @@ def clean_name(raw: object, limit: int = NAME_MAX) -> str:
     if len(name) > limit:
         raise ValueError(f"the name is longer than {limit} characters")
     return name
+
+
+_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Blank out ``token=...`` in log lines: join links and WebSocket URLs carry seat tokens in their query string,
+    and a token in a log file is a seat anyone reading the log can take."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
+        if record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            if any(isinstance(a, str) and "token=" in a for a in args):
+                record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in args)
+        return True
+
+
+def redact_tokens_in_logs(*names: str) -> None:
+    for name in names or ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
