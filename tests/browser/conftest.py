@@ -29,9 +29,10 @@ def chromium() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """`ttr serve` on a free port with its own SQLite file; bots play at once."""
+    """`ttr serve` on a free port with its own SQLite file; bots play at once. Per module, so nothing is left
+    running while the rest of the test suite goes on."""
     data = tmp_path_factory.mktemp("ttr-serve")
     port = free_port()
     log = (data / "serve.log").open("wb")
@@ -60,7 +61,7 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

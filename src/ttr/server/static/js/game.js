@@ -340,6 +340,7 @@ export class GameClient {
       b.append(h("span", { class: "final-round" }, t("banner.final_round", { count: v.final_turns })));
     }
     this.els.undo.hidden = !this.state.can_undo;
+    document.title = this.isMyTurn() ? t("title.your_turn", { title: t("app.title") }) : t("app.title"); // visible from other tabs
   }
 
   promptForPhase() {
