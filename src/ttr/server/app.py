@@ -451,9 +451,15 @@ class Session:
                 await self.ws.close(code=4401)
                 return
             if first or live.seq > last:
-                await self.send({"type": "update", "seq": live.seq,
-                                 "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
-                                 "state": live.state(self.access, self.seat)})
+                key = ("update", self.access, self.seat, last)  # shared by every watcher at the same point (spectators, tabs)
+                text = live.memo.get(key)
+                if text is None:
+                    text = live.memo[key] = json.dumps({
+                        "type": "update", "seq": live.seq,
+                        "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
+                        "state": live.state(self.access, self.seat)}, separators=(",", ":"))
+                async with self.send_lock:
+                    await self.ws.send_text(text)
                 last = live.seq
                 first = False
             await wake.wait()
