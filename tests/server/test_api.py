@@ -245,3 +245,16 @@ def test_static_pages_and_openapi(client):
     spec = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/actions" in spec["paths"]
     assert client.get("/docs").status_code == 200
+
+
+def test_oversized_body_without_length_is_refused(client, caplog):
+    caplog.set_level(logging.WARNING)
+
+    def chunks():
+        for _ in range(20):
+            yield b" " * 4096
+
+    res = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert res.status_code == 413 and res.json()["error"]["code"] == "too_large"
+    assert client.get("/api/games").json() == []
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

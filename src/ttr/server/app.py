@@ -114,30 +114,31 @@ class BodyLimit:
                     await self._refuse(send)
                     return
         seen = 0
+        refused = False
 
         async def limited() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    if not refused:
+                        refused = True
+                        await self._refuse(send)
+                    return {"type": "http.disconnect"}  # the app stops reading; whatever it answers is dropped
             return message
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def guarded(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, limited, guarded)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": {"code": "too_large", "message": f"request body over {self.limit} bytes"}}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
 
 
 class ServerTiming:
