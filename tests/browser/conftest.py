@@ -81,7 +81,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(20000)
+        page.set_default_timeout(30000)  # generous: CI machines may be busy
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
         page.on("console", lambda m: errors.append(f"console: {m.text}")
                 if m.type == "error" and "Failed to load resource" not in m.text else None)
