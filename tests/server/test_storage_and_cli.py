@@ -93,12 +93,14 @@ def test_a_token_given_away_loses_its_websocket(client):
 def test_serve_and_loadtest_commands(tmp_path, capsys):
     server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0)
     with running(server):
-        assert ttr_main(["loadtest", "--url", server.url, "--games", "3", "--duration", "4", "--think", "0",
-                         "--bots", "1", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
-    assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
-    assert report["server_time_ms"]["p50"] is not None
+        for via in ("http", "ws"):
+            assert ttr_main(["loadtest", "--url", server.url, "--games", "3", "--duration", "3", "--think", "0",
+                             "--bots", "1", "--via", via, "--json"]) == 0
+            report = json.loads(capsys.readouterr().out)
+            assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
+            assert report["actions_via"] == via
+            assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
+            assert (report["server_time_ms"]["p50"] is not None) == (via == "http")
 
 
 def test_cache_keeps_the_recently_changed_games(client):

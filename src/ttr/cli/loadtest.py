@@ -25,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="mean think time in seconds before each action, uniform in [0, 2*think] (default 1.0; 0 = flat out)")
     p.add_argument("--bot-delay", type=float, default=0.5, help="the started server's --bot-delay (default 0.5)")
     p.add_argument("--db", help="the started server's --db (default: a temporary SQLite file)")
+    p.add_argument("--via", choices=["http", "ws"], default="http",
+                   help="send actions as HTTP POSTs (default) or over each seat's WebSocket")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -72,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         cpu0 = cpu_seconds(proc.pid) if proc else None
         try:
             cfg = LoadConfig(url=url.rstrip("/"), games=args.games, duration=args.duration, humans=args.humans, bots=args.bots,
-                             bot_level=args.bot_level, edition=args.edition, think=args.think, seed=args.seed)
+                             bot_level=args.bot_level, edition=args.edition, think=args.think, seed=args.seed,
+                             via=args.via)
             report = run_load(cfg)
             if proc and cpu0 is not None and (cpu1 := cpu_seconds(proc.pid)) is not None:
                 report["server_cpu_s"] = round(cpu1 - cpu0, 1)
@@ -86,12 +89,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         lat, upd = report["latency_ms"], report["update_delay_ms"]
         print(f"{report['games']} concurrent games ({report['humans_per_game']} client seats + {report['bots_per_game']} bots, "
-              f"{report['edition']}, think {report['think_s']} s) for {report['duration_s']} s")
+              f"{report['edition']}, think {report['think_s']} s, actions over {report['actions_via']}) "
+              f"for {report['duration_s']} s")
         print(f"games started {report['games_started']}, finished {report['games_finished']}")
         print(f"actions {report['actions']}  ({report['actions_per_s']}/s)")
-        print(f"action latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}")
+        how = "POST to answer" if report["actions_via"] == "http" else "sent to own update"
+        print(f"action latency ms ({how}): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}")
         srv = report["server_time_ms"]
-        print(f"  of which in the server (Server-Timing): p50 {srv['p50']}  p95 {srv['p95']}  p99 {srv['p99']}")
+        if report["actions_via"] == "http":
+            print(f"  of which in the server (Server-Timing): p50 {srv['p50']}  p95 {srv['p95']}  p99 {srv['p99']}")
         print(f"update delay ms (POST to own WebSocket update): p50 {upd['p50']}  p95 {upd['p95']}  p99 {upd['p99']}")
         if "server_cpu_s" in report:
             print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "

@@ -34,6 +34,7 @@ class LoadConfig:
     edition: str = "usa"
     think: float = 1.0  # mean seconds a seat waits before acting (uniform 0..2*think)
     seed: int = 1
+    via: str = "http"  # how actions are sent: "http" (POST) or "ws" (over the seat's WebSocket)
 
 
 @dataclass
@@ -146,7 +147,10 @@ class LoadTest:
                     continue
                 st = msg["state"]
                 if waiting and msg["seq"] >= waiting[0]:
-                    self.stats.update_delays.append(time.perf_counter() - waiting[1])
+                    delay = time.perf_counter() - waiting[1]
+                    self.stats.update_delays.append(delay)
+                    if self.cfg.via == "ws":
+                        self.stats.latencies.append(delay)
                     waiting = None
                 if st["summary"]["status"] == "finished":
                     return True
@@ -157,6 +161,10 @@ class LoadTest:
                     await asyncio.sleep(rng.uniform(0, 2 * self.cfg.think))
                 body = {"action": rng.choice(st["legal"]), "expected_seq": st["seq"], "seat": st["seat"]}
                 t0 = time.perf_counter()
+                if self.cfg.via == "ws":  # the answer is the update that shows the action (or an error message)
+                    await ws.send(json.dumps({"type": "action", **body}))
+                    waiting = (st["seq"] + 1, t0)
+                    continue
                 res = await self.http.post(f"/api/games/{gid}/actions", json=body, headers=headers)
                 self.stats.latencies.append(time.perf_counter() - t0)
                 timing = res.headers.get("server-timing", "")
@@ -178,7 +186,7 @@ class LoadTest:
             return None if x is None else round(x, 1)
 
         return {
-            "games": self.cfg.games, "duration_s": round(elapsed, 1), "think_s": self.cfg.think,
+            "games": self.cfg.games, "actions_via": self.cfg.via, "duration_s": round(elapsed, 1), "think_s": self.cfg.think,
             "humans_per_game": self.cfg.humans, "bots_per_game": self.cfg.bots, "edition": self.cfg.edition,
             "games_started": s.games_started, "games_finished": s.games_finished,
             "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1) if elapsed else 0.0,
