@@ -116,6 +116,13 @@ class ObservationLayout:
         self.size = pos
         self.high = np.concatenate(highs)
         self.low = np.zeros(self.size, dtype=np.float32)
+        # constant pieces of the per-step counters
+        self.phase_rows = {ph: [1.0 if i == k else 0.0 for i in range(len(PHASES))] for k, ph in enumerate(PHASES)}
+        self.seat_rows = [[1.0 if i == k else 0.0 for i in range(s)] for k in range(s + 1)]  # row s: nobody
+        self.present_rows = [[1.0 if i < k else 0.0 for i in range(s)] for k in range(s + 1)]
+        self.public_pad = [[0.0] * (len(self.public_fields) * (s - k)) for k in range(s + 1)]
+        contiguous = self.kinds == list(range(self.kinds[0], self.kinds[-1] + 1))
+        self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
         # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
         self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
@@ -155,58 +162,58 @@ class ObservationEncoder:
         n = view.players
         s = lay.seats
         last = self._last
-        # --- small counters, rewritten every step
-        head = [0.0] * lay.small_stop
-        head[_PHASE[view.phase]] = 1.0
-        o = blocks["to_move"].start
-        if view.phase != "over":
-            head[o + (view.current - me) % n] = 1.0
-        o = blocks["seats"].start
-        for i in range(n):
-            head[o + i] = 1.0
-        o = blocks["end"].start
-        if view.final_turns >= 0:
-            head[o] = 1.0
-            head[o + 1] = view.final_turns
-        head[o + 2] = view.pass_streak
-        o = blocks["public"].start
-        nf = len(lay.public_fields)
+        # --- small counters, rewritten every step (one list, one conversion)
+        phase = view.phase
+        final = view.final_turns
+        head = [*lay.phase_rows[phase],
+                *(lay.seat_rows[(view.current - me) % n] if phase != "over" else lay.seat_rows[s]),
+                *lay.present_rows[n],
+                1.0 if final >= 0 else 0.0, final if final >= 0 else 0, view.pass_streak]
         stations = lay.has_stations
         npass = lay.passengers
+        scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts,
+                                              view.offered_counts)
         for rel in range(n):
             p = (me + rel) % n
-            b = o + rel * nf
-            head[b] = view.scores[p]
-            head[b + 1] = view.trains[p]
-            head[b + 2] = view.hand_sizes[p]
-            head[b + 3] = view.ticket_counts[p]
-            head[b + 4] = view.offered_counts[p]
-            b += 5
+            head += (scores[p], trains[p], cards[p], held[p], drawn[p])
             if stations:
-                head[b] = view.stations_left[p]
-                b += 1
+                head.append(view.stations_left[p])
             if npass:
                 ps = view.passengers[p]
                 waiting = ps.count(-1)
                 done = ps.count(-2)
-                head[b] = waiting
-                head[b + 1] = npass - waiting - done
-                head[b + 2] = done
-        hand = view.hand
-        discard = view.discard
-        o = blocks["hand"].start
-        o2 = blocks["piles"].start + 1
-        for i, k in enumerate(lay.kinds):
-            head[o + i] = hand[k]  # type: ignore[index]
-            head[o2 + i] = discard[k]
-        head[o2 - 1] = view.deck_size
-        o = o2 + len(lay.kinds)
+                head += (waiting, npass - waiting - done, done)
+        head += lay.public_pad[n]
+        kinds = lay.kinds_slice
+        if kinds is not None:
+            head += view.hand[kinds]  # type: ignore[index]
+            head.append(view.deck_size)
+            head += view.discard[kinds]
+        else:
+            hand = view.hand
+            head += [hand[k] for k in lay.kinds]  # type: ignore[index]
+            head.append(view.deck_size)
+            head += [view.discard[k] for k in lay.kinds]
         sizes = view.ticket_deck_sizes
-        for i, d in enumerate(ed.ticket_decks):
-            head[o + i] = sizes.get(d, 0)
+        head += [sizes.get(d, 0) for d in ed.ticket_decks]
         buf[: lay.small_stop] = head
         # --- blocks rewritten only where their source changed
-        self._one_hot_rows("market", view.market, len(lay.kinds), lay.kind_pos)
+        market = view.market
+        prev = last.get("market")
+        if market != prev:
+            if prev is None or len(prev) != len(market):
+                self._one_hot_rows("market", market, len(lay.kinds), lay.kind_pos)
+            else:  # one or two slots change per draw: compare the few slots inline
+                last["market"] = market
+                nk = len(lay.kinds)
+                start = blocks["market"].start
+                pos = lay.kind_pos
+                for slot, c in enumerate(market):
+                    if c != prev[slot]:
+                        row = start + slot * nk
+                        buf[row: row + nk] = 0.0
+                        if c >= 0:
+                            buf[row + pos[c]] = 1.0
         owners = view.route_owner
         if owners != last.get("routes"):
             self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
