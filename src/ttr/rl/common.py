@@ -73,10 +73,12 @@ def pick(codec: ActionCodec, table: dict[int, Action], action: Any, game: Game, 
 
 
 def mask_from(table: dict[int, Action], size: int) -> np.ndarray:
-    mask = np.zeros(size, dtype=np.int8)
-    if table:
-        mask[list(table)] = 1
-    return mask
+    """A new int8 mask with 1 at the table's indices (a bytearray filled in Python: cheaper than numpy
+    fancy indexing for the dozen or so legal actions of a typical turn)."""
+    mask = bytearray(size)
+    for i in table:
+        mask[i] = 1
+    return np.frombuffer(mask, dtype=np.int8)
 
 
 def legal_table(codec: ActionCodec, game: Game, view: PlayerView | None) -> dict[int, Action]:
