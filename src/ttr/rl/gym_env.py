@@ -78,6 +78,7 @@ class TicketToRideEnv(gym.Env):
         self._encoder: ObservationEncoder | None = None
         self._table: dict[int, Action] = {}
         self._done = True
+        self._final_result: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -113,12 +114,14 @@ class TicketToRideEnv(gym.Env):
         self._play_bots()
         info: dict[str, Any] = {}
         reward = 0.0
+        obs = self._observation()
         terminated = self._done = game.phase == "over"
         if terminated:
-            res = game.result()
+            res = self._final_result  # carried by the learner's final view
+            assert res is not None
             reward = final_rewards(res, self.reward_mode)[self.seat]
             info = {"result": {"scores": [x["total"] for x in res["players"]], "winners": res["winners"]}}
-        return self._observation(), reward, terminated, False, info
+        return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """The current mask as booleans (the hook sb3-contrib's MaskablePPO looks for)."""
@@ -155,6 +158,7 @@ class TicketToRideEnv(gym.Env):
         game = self.game
         assert game is not None and self._encoder is not None
         view = game.view(self.seat)
+        self._final_result = view.result
         obs = self._encoder.encode(view)
         if final or game.phase == "over":
             self._table = {}

@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..editions import Edition
-from ..engine import Action, Game
+from ..engine import Action, Game, PlayerView
 from .actions import codec_for
 from .common import (
     check_reward_mode,
@@ -65,6 +65,7 @@ class TicketToRideAEC(AECEnv):
         self._seeder = random.Random()
         self.game: Game | None = None
         self._table: dict[int, Action] | None = None  # legal index -> action for the player to move
+        self._views: dict[int, PlayerView] = {}  # views of the current position (a final view scores the game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -79,6 +80,7 @@ class TicketToRideAEC(AECEnv):
         self.game_seed = self._seeder.getrandbits(48)
         self.game = Game(self._base, self.players, self.game_seed, self.options or None)
         self._table = None
+        self._views.clear()
         for enc in self._encoders:
             enc.reset()
         self.agents = self.possible_agents[:]
@@ -93,7 +95,9 @@ class TicketToRideAEC(AECEnv):
         game = self.game
         assert game is not None, "call reset() first"
         p = self._seat[agent]
-        view = game.view(p)
+        view = self._views.get(p)
+        if view is None:
+            view = self._views[p] = game.view(p)
         obs = self._encoders[p].encode(view)
         if p == game.current and game.phase != "over":
             if self._table is None:
@@ -115,9 +119,13 @@ class TicketToRideAEC(AECEnv):
             table = self._table = legal_table(self.codec, game, None)
         game.step(pick(self.codec, table, action, game, agent))
         self._table = None
+        self._views.clear()
         self._cumulative_rewards[agent] = 0.0
         if game.phase == "over":
-            res = game.result()
+            p = self._seat[agent]
+            view = self._views[p] = game.view(p)  # a final view carries the result: reuse it
+            res = view.result
+            assert res is not None
             finals = final_rewards(res, self.reward_mode)
             summary = {"scores": [x["total"] for x in res["players"]], "winners": res["winners"]}
             for a, p in self._seat.items():
