@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -166,3 +168,10 @@ def test_rule_options_shape_the_spaces() -> None:
         env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.game.is_over and env.game.options == {"stations": 0, "trains": 15}
     assert all(t <= 15 for t in env.game.trains)
+
+
+def test_the_rest_of_the_package_does_not_import_the_rl_extra() -> None:
+    code = ("import sys, ttr, ttr.engine, ttr.bots, ttr.sim.runner, ttr.cli; "
+            "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
