@@ -125,7 +125,8 @@ def _mix_choices(rules: Rules) -> list[tuple[tuple[str, int], ...]]:
     return out
 
 
-def _max_offered(rules: Rules) -> int:
+def max_offered_tickets(rules: Rules) -> int:
+    """The most tickets a player is ever offered at once (setup or a draw)."""
     return max(sum(n for _, n in pol.deal) if not pol.choose_mix else pol.count
                for pol in (rules.initial_tickets, rules.draw_tickets))
 
@@ -151,7 +152,7 @@ class ActionCodec:
         self.mixes = _mix_choices(r)
         self.mix_index = {m: i for i, m in enumerate(self.mixes)}
         block("draw_tickets", len(self.mixes) + 1 if self.mixes else 1)
-        self.max_offered = _max_offered(r)
+        self.max_offered = max_offered_tickets(r)
         block("keep_tickets", (1 << self.max_offered) - 1)
         claim_start = pos
         self.route_codes: list[RouteCodes] = []

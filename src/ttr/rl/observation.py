@@ -3,7 +3,7 @@
 Seats are *relative*: seat 0 is the observing player, seat 1 the next player in turn order, ...
 up to the edition's largest player count (absent seats stay zero). Values are raw counts or 0/1
 flags in float32; ``ObservationLayout.high`` bounds each entry (divide by it to get [0, 1]).
-The blocks, their order and sizes per edition are listed in docs/rl.md (``layout_rows``).
+The blocks, their order and sizes per edition are listed in docs/rl.md (``python -m ttr.rl.layout``).
 
 Encoding is incremental: each encoder remembers the view lists it last encoded (route owners,
 tickets, market, ...) and rewrites a block only when its source changed, so a step costs a few
@@ -21,7 +21,7 @@ import numpy as np
 from ..cards import COLOURS, NCARDS
 from ..editions import Edition
 from ..engine import PHASES, PlayerView
-from .actions import TUNNEL_REVEAL, _max_offered
+from .actions import TUNNEL_REVEAL, max_offered_tickets
 
 OBSERVATION_VERSION = 0
 
@@ -53,7 +53,7 @@ class ObservationLayout:
         self.nroutes = nr = len(ed.routes)
         self.ncities = nc = ed.ncities
         self.ntickets = nt = len(ed.tickets)
-        self.max_offered = mo = _max_offered(r)
+        self.max_offered = mo = max_offered_tickets(r)
         self.has_tunnels = any(x.tunnel for x in ed.routes)
         self.has_stations = r.stations > 0
         self.passengers = r.passengers
@@ -125,9 +125,6 @@ class ObservationLayout:
         self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
         # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
         self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
-
-    def rows(self) -> list[tuple[str, int, int, str]]:
-        return [(b.name, b.start, b.size, b.doc) for b in self.blocks.values()]
 
 
 class ObservationEncoder:

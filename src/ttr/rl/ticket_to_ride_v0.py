@@ -115,8 +115,8 @@ class TicketToRideAEC(AECEnv):
         game = self.game
         assert game is not None
         table = self._table
-        if table is None:
-            table = self._table = legal_table(self.codec, game, None)
+        if table is None:  # stepped without observing first
+            table = self._table = legal_table(self.codec, game, self._views.get(game.current))
         game.step(pick(self.codec, table, action, game, agent))
         self._table = None
         self._views.clear()
@@ -127,11 +127,10 @@ class TicketToRideAEC(AECEnv):
             res = view.result
             assert res is not None
             finals = final_rewards(res, self.reward_mode)
-            summary = {"scores": [x["total"] for x in res["players"]], "winners": res["winners"]}
-            for a, p in self._seat.items():
-                self.rewards[a] = finals[p]
+            for a, seat in self._seat.items():
+                self.rewards[a] = finals[seat]
                 self.terminations[a] = True
-                self.infos[a] = {"result": summary}
+                self.infos[a] = {"result": {"scores": [x["total"] for x in res["players"]], "winners": res["winners"][:]}}
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.current]
