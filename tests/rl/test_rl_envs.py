@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import ttr.rl
+from ttr.bots import RandomBot
 from ttr.editions import BUILTIN
 from ttr.rl import IllegalActionIndex, TicketToRideEnv, ticket_to_ride_v0
 
@@ -175,3 +176,30 @@ def test_the_rest_of_the_package_does_not_import_the_rl_extra() -> None:
             "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+class RecordingBot(RandomBot):
+    """A random bot that keeps the events it is shown."""
+
+    def __init__(self, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed)
+        self.seen: list[dict] = []
+
+    def observe(self, event: dict) -> None:
+        self.seen.append(event)
+
+
+def test_gym_bots_hear_the_events_their_seat_may_see(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ttr.rl.gym_env.make_bot", lambda name, seed=None: RecordingBot(seed))
+    env = TicketToRideEnv("usa", opponents=("recording",), seat=0)
+    obs, _ = env.reset(seed=8)
+    rng = random.Random(1)
+    for _ in range(30):
+        obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        if done:
+            break
+    bot = env.bots[1]
+    learner_blind = [e for e in bot.seen if e["type"] == "draw_blind" and e["player"] == 0]
+    own_blind = [e for e in bot.seen if e["type"] == "draw_blind" and e["player"] == 1]
+    assert learner_blind and all("card" not in e for e in learner_blind)  # the learner's secret stays hidden
+    assert own_blind and all("card" in e for e in own_blind)

@@ -75,6 +75,7 @@ class TicketToRideEnv(gym.Env):
         self.game: Game | None = None
         self.seat = 0
         self.bots: list[Bot | None] = []
+        self._wants_events: list[bool] = []
         self._encoder: ObservationEncoder | None = None
         self._table: dict[int, Action] = {}
         self._done = True
