@@ -133,6 +133,7 @@ class Game:
     """A game in progress. See the module docstring for the public surface."""
 
     __slots__ = (
+        "_final_result",
         "_labels",
         "_legal_cache",
         "base_edition",
@@ -227,6 +228,7 @@ class Game:
         self.last_claimed = -1
         self.history: list[Action] = []
         self._legal_cache: list[Action] | None = None
+        self._final_result: dict[str, Any] | None = None
         self._labels: list[list[int] | None] = [None] * n
         pol = r.initial_tickets
         if not pol.choose_mix:
@@ -265,6 +267,7 @@ class Game:
         g.last_claimed = self.last_claimed
         g.history = self.history[:]
         g._legal_cache = None
+        g._final_result = self._final_result
         g._labels = [None] * self.n
         return g
 
@@ -1002,7 +1005,18 @@ class Game:
         return [(self.edition.tickets[t], ticket_done(labels, self.edition.tickets[t])) for t in self.tickets[p]]
 
     def result(self) -> dict[str, Any]:
-        """Final-scoring breakdown (as if the game ended now) and ranks with the tie-breakers."""
+        """Final-scoring breakdown (as if the game ended now) and ranks with the tie-breakers.
+
+        Once the game is over the breakdown is computed once and the same dict is returned (treat it
+        as read-only)."""
+        if self._final_result is not None:
+            return self._final_result
+        res = self._score()
+        if self.phase == OVER:
+            self._final_result = res
+        return res
+
+    def _score(self) -> dict[str, Any]:
         ed, r = self.edition, self.rules
         players = []
         for p in range(self.n):
@@ -1234,6 +1248,7 @@ class Game:
         _check_card_census(g)
         g.last_claimed = route(d["last_claimed"]) if d["last_claimed"] is not None else -1
         g.history = [Action.from_json(a) for a in d["history"]]
+        g._final_result = None
         g._legal_cache = None
         g._labels = [None] * n
         return g

@@ -62,10 +62,8 @@ class PlayerView:
         self.market = g.market[:]
         self.deck_size = len(g.deck)
         self.discard_size = len(g.discard)
-        discard = [0] * len(CARD_NAMES)
-        for c in g.discard:
-            discard[c] += 1
-        self.discard = discard  # the discard pile is public knowledge (counts)
+        pile = g.discard
+        self.discard = [pile.count(c) for c in range(len(CARD_NAMES))]  # the discard pile is public (counts)
         self.route_owner = g.route_owner[:]
         self.station_owner = g.station_owner[:]
         self.scores = g.scores[:]
@@ -78,9 +76,10 @@ class PlayerView:
         self.hand = g.hands[me][:] if mine else None  # type: ignore[index]
         self.tickets = g.tickets[me][:] if mine else []  # type: ignore[index]
         self.offered = g.offered[me][:] if mine else []  # type: ignore[index]
-        self.passengers = [p[:] for p in g.passengers]
-        self.merch = [m[:] for m in g.merch]
-        self.tokens = [t[:] for t in g.tokens]
+        moving = g.rules.passengers > 0  # without passengers these never change: share them
+        self.passengers = [p[:] for p in g.passengers] if moving else g.passengers
+        self.merch = [m[:] for m in g.merch] if moving else g.merch
+        self.tokens = [t[:] for t in g.tokens] if moving else g.tokens
         self.tunnel = g.tunnel if g.tunnel is None else (g.tunnel[0], g.tunnel[1], g.tunnel[2][:], g.tunnel[3], g.tunnel[4])
         self.last_claimed = g.last_claimed
         self.final_turns = g.final_turns
