@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -42,9 +43,10 @@ from .determinize import determinize
 from .memory import Memory
 from .planner import PlannerBot
 from .rollout import RolloutPolicy, play_out
-from .tactics import best_passenger_move
+from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
+DEEP_PRIOR = 3.0  # UCB bonus of the playout policy's own move at deeper nodes, fading with visits
 
 
 class Node:
@@ -77,18 +79,22 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time_per_move: float | None = None,
-                 exploration: float = 0.7, prior: float = 0.3, depth: int = 3, max_claims: int = 6,
-                 **options: Any) -> None:
+                 exploration: float = 0.7, confidence: float = 1.0, depth: int = 2, max_claims: int = 2,
+                 max_faceup: int = 2, max_keeps: int = 4, keep_factor: float = 2.0, **options: Any) -> None:
         super().__init__(seed, **options)
         self.iterations = int(iterations)
         self.time_per_move = time_per_move
         self.exploration = exploration
-        self.prior_weight = prior
+        self.confidence = confidence
+        self.max_faceup = max_faceup
+        self.max_keeps = max_keeps
+        self.keep_factor = keep_factor  # ticket choices get this many times the move budget (0: trust the planner)
         self.depth = depth
         self.max_claims = max_claims
         self.memory = Memory()
         self.advisor = PlannerBot(seed=seed)
         self.last_stats: dict[str, Any] = {}
+        self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
 
     def reset(self) -> None:
         self.memory.reset()
@@ -104,14 +110,28 @@ class ISMCTSBot(Bot):
             return legal[0]
         advice = self.advisor.act(view, legal)
         if advice.type == KEEP_TICKETS:
+            choice = self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor) \
+                if self.keep_factor > 0 else advice
             ed = view.edition
-            self.memory.note_keep([ed.tickets[t].id for t in view.offered], advice.tickets)
+            self.memory.note_keep([ed.tickets[t].id for t in view.offered], choice.tickets)
+            return choice
         if view.phase != "turn":
             return advice
+        self.own_plan = {view.me: list(self.advisor.situation(view).plan.routes)}  # type: ignore[dict-item]
         candidates = self.candidates(view, legal, advice)
         if len(candidates) == 1:
             return advice
         return self.search(view, candidates, advice)
+
+    def keep_candidates(self, view: PlayerView, legal: Sequence[Action], advice: Action) -> list[Action]:
+        """The ticket choices the planner rates best (the advice first)."""
+        s = self.advisor.situation(view)
+        ed = view.edition
+        offered = {ed.tickets[t].id: ed.tickets[t] for t in view.offered}
+        rated = sorted((a for a in legal if a.type == KEEP_TICKETS and a != advice),
+                       key=lambda a: -self.advisor.keep_value(s, [offered[i] for i in a.tickets or ()]))
+        self.own_plan = {}
+        return [advice, *rated[: self.max_keeps]]
 
     def candidates(self, view: PlayerView, legal: Sequence[Action], advice: Action) -> list[Action]:
         """The pruned root moves (see module docstring); the advice first."""
@@ -123,13 +143,14 @@ class ISMCTSBot(Bot):
         by_points = sorted((ed.route_index[rid] for rid in claims), key=lambda r: (-s.info.points[r], r))
         for r in [*wanted, *by_points][: self.max_claims + len(wanted)]:
             out.append(self.advisor.pay(s, claims[ed.routes[r].id]))
-        kinds: set[int] = set()
+        values = card_values(s.info, s.rules, s.needs, s.plan.routes, s.hand)
+        faceup: dict[int, Action] = {}
         for a in legal:
             if a.type == DRAW_BLIND:
                 out.append(a)
-            elif a.type == DRAW_FACEUP and view.market[a.slot] not in kinds:  # type: ignore[index]
-                kinds.add(view.market[a.slot])  # type: ignore[index]
-                out.append(a)
+            elif a.type == DRAW_FACEUP:
+                faceup.setdefault(view.market[a.slot], a)  # type: ignore[index]
+        out.extend(faceup[c] for c in sorted(faceup, key=lambda c: (-values[c], c))[: self.max_faceup])
         tickets = [a for a in legal if a.type == DRAW_TICKETS]
         if tickets:
             out.append(self.advisor.choose_mix(s, tickets) if tickets[0].mix is not None else tickets[0])
@@ -142,32 +163,67 @@ class ISMCTSBot(Bot):
         unique: dict[Action, None] = dict.fromkeys(out)
         return list(unique)
 
-    def search(self, view: PlayerView, candidates: list[Action], advice: Action) -> Action:
+    def search(self, view: PlayerView, candidates: list[Action], advice: Action, factor: float = 1.0) -> Action:
+        """Successive halving over the root moves, all moves of a round played in the same worlds.
+
+        Each round samples determinizations and plays one ISMCTS iteration per surviving move in
+        each of them (common random numbers: the worlds and the playout seeds are shared), so every
+        move is compared with the planner's advice world by world. The advice always survives; the
+        better half of the other moves (by mean paired difference) goes on. A move replaces the
+        advice only if its paired gain stays positive after subtracting ``confidence`` standard
+        errors. Below the root the tree is searched by UCB as usual.
+        """
         me = view.me
         assert me is not None
         root = Node()
         for a in candidates:
             root.children[a] = Node(1.0 if a == advice else 0.0)
-        deadline = time.perf_counter() + self.time_per_move if self.time_per_move else None
-        limit = self.iterations if (self.iterations > 0 or deadline is None) else 10**9
-        rng = self.rng
+        diffs: dict[Action, list[float]] = {a: [] for a in candidates if a != advice}
+        start = time.perf_counter()
+        alive = [a for a in candidates if a != advice]
+        rounds = max(1, math.ceil(math.log2(len(alive) + 1)))
         done = 0
-        while done < limit and (deadline is None or time.perf_counter() < deadline):
-            game = determinize(view, self.memory, rng)
-            self.iterate(root, game, me, candidates, rng)
-            done += 1
-        best = max(candidates, key=lambda a: (root.children[a].visits, root.children[a].value, a == advice))
-        self.last_stats = {"iterations": done, "visits": {str(a): root.children[a].visits for a in candidates}}
+        rng = self.rng
+        for round_no in range(rounds):
+            group = [advice, *alive]
+            budget = int(self.iterations * factor)
+            quota = max(len(group), budget * (round_no + 1) // rounds - done) if budget else 0
+            round_end = start + self.time_per_move * factor * (round_no + 1) / rounds if self.time_per_move else None
+            spent = 0
+            while spent == 0 or ((not budget or spent + len(group) <= quota)
+                                 and (round_end is None or time.perf_counter() < round_end)):
+                world = determinize(view, self.memory, rng)
+                seed = rng.getrandbits(64)
+                base = self.iterate(root, world.clone(), me, advice, random.Random(seed))
+                for a in alive:
+                    diffs[a].append(self.iterate(root, world.clone(), me, a, random.Random(seed)) - base)
+                spent += len(group)
+            done += spent
+            alive.sort(key=lambda a: -statistics.fmean(diffs[a]))
+            if round_no < rounds - 1:
+                alive = alive[: max(1, len(alive) // 2)]
+        best, best_bound = advice, 0.0
+        for a in alive:
+            d = diffs[a]
+            bound = statistics.fmean(d) - self.confidence * (statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 1.0)
+            if bound > best_bound:
+                best, best_bound = a, bound
+        self.last_stats = {"iterations": done, "rounds": rounds,
+                           "gain": {str(a): round(statistics.fmean(d), 4) for a, d in diffs.items() if d},
+                           "value": {str(a): round(n.value / n.visits, 4) for a, n in root.children.items() if n.visits},
+                           "visits": {str(a): root.children[a].visits for a in candidates}}
         return best
 
-    def iterate(self, root: Node, game: Game, me: int, candidates: Sequence[Action], rng: random.Random) -> None:
-        policy = RolloutPolicy(game, rng)
-        node = root
-        path: list[Node] = []
-        depth = 0
+    def iterate(self, root: Node, game: Game, me: int, first: Action, rng: random.Random) -> float:
+        """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
+        policy = RolloutPolicy(game, rng, self.own_plan)
+        node = root.children[first]
+        path: list[Node] = [node]
+        self._step(game, first)
+        depth = 1
         while not game.is_over:
             if game.current == me and game.phase == "turn" and depth < self.depth:
-                options = {a: a for a in candidates} if node is root else self.deep_options(game, policy, node)
+                options = self.deep_options(game, policy, node)
                 if not options:
                     break
                 key, expanded = self.select(node, options)
@@ -186,6 +242,7 @@ class ISMCTSBot(Bot):
         for n in path:
             n.visits += 1
             n.value += reward
+        return reward
 
     @staticmethod
     def _step(game: Game, action: Action) -> bool:
@@ -236,7 +293,7 @@ class ISMCTSBot(Bot):
             else:
                 score = (child.value / child.visits
                          + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
-                         + self.prior_weight * child.prior / (1 + child.visits) * 10)
+                         + DEEP_PRIOR * child.prior / (1 + child.visits))
             if score > best_score:
                 best_key, best_score = key, score
         return best_key, children[best_key].visits == 0

@@ -4,8 +4,9 @@ It runs on a complete ``Game`` (a determinization the search bot sampled itself,
 game) and moves for every player: plan a network over the player's open tickets (one ticket order,
 recomputed only when a planned route is lost), claim a planned route as soon as the hand pays for
 it, otherwise draw the colours the plan needs; with no plan left, claim long routes for points.
-It never draws new tickets (that decision is left to the tree), always pays tunnels it can, and
-skips stations and passenger trips. Actions are built directly and checked by ``Game.step``.
+With its plan done it draws new tickets while every player still has plenty of trains, keeping
+the cheapest; it always pays tunnels it can, and skips stations and passenger trips. Actions are
+built directly and checked by ``Game.step``.
 """
 
 from __future__ import annotations
@@ -16,25 +17,36 @@ from collections.abc import Sequence
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
 from ..engine import Action, Game, IllegalAction
 from ..engine import payments as pay
-from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, KEEP_TICKETS
+from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.scoring import ticket_done
 from .board import MapInfo, map_info, plan_network, route_weights, shortest_path
+
+TICKET_MIN_TRAINS = 12  # draw new tickets only while every player has at least this many trains
+A_DRAW_TICKETS = Action(DRAW_TICKETS)
 
 
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
+    def __init__(self, game: Game, rng: random.Random, plans: dict[int, list[int]] | None = None) -> None:
+        """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
+        one of them is lost or the player's tickets change."""
         self.info: MapInfo = map_info(game.edition)
         self.rng = rng
         self.targets: list[list[int] | None] = [None] * game.n
+        self.ticket_count = [-1] * game.n
+        for p, routes in (plans or {}).items():
+            self.targets[p] = sorted(routes, key=lambda r: -self.info.length[r])
+            self.ticket_count[p] = len(game.tickets[p])
 
     def plan(self, g: Game, p: int) -> list[int]:
-        """Routes p still wants, longest first (cached while none of them is taken by someone else)."""
+        """Routes p still wants, longest first (cached while p's tickets stay and no target is lost)."""
         targets = self.targets[p]
         owner = g.route_owner
-        if targets is not None and all(owner[r] < 0 or owner[r] == p for r in targets):
+        if (targets is not None and self.ticket_count[p] == len(g.tickets[p])
+                and all(owner[r] < 0 or owner[r] == p for r in targets)):
             return [r for r in targets if owner[r] < 0]
+        self.ticket_count[p] = len(g.tickets[p])
         ed = g.edition
         labels = g.connectivity(p)
         undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
@@ -78,7 +90,7 @@ class RolloutPolicy:
         return legal[0]
 
     def _keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
-        """Keep the fewest tickets allowed, the cheapest to connect."""
+        """Keep the fewest tickets allowed, the cheapest to connect to what the player owns."""
         ed = g.edition
         weights = route_weights(self.info, g.route_owner, g.n, p, g.trains[p])
         for r, o in enumerate(g.route_owner):
@@ -99,6 +111,14 @@ class RolloutPolicy:
             cards = self.payment(g, p, r)
             if cards is not None:
                 return Action(CLAIM, route=ids[r].id, cards=cards)
+        if not targets and self._wants_tickets(g, p) and not self._holds_unfinished(g, p):
+            pol = g.rules.draw_tickets
+            if pol.choose_mix:
+                mixes = g._ticket_mixes()
+                if mixes:
+                    return Action(DRAW_TICKETS, mix=min(mixes, key=lambda m: (dict(m).get("long", 0), m)))
+            else:
+                return A_DRAW_TICKETS
         if not targets or g.trains[p] <= 5 or g.final_turns >= 0:
             best = None
             for r in self.info.by_length:
@@ -116,6 +136,21 @@ class RolloutPolicy:
         legal = g.legal_actions()
         claims = [a for a in legal if a.type == CLAIM]
         return claims[0] if claims else legal[0]
+
+    def _holds_unfinished(self, g: Game, p: int) -> bool:
+        """Whether p still holds a ticket it has not completed (then it draws no more)."""
+        ed = g.edition
+        labels = g.connectivity(p)
+        return any(not ticket_done(labels, ed.tickets[t]) for t in g.tickets[p])
+
+    @staticmethod
+    def _wants_tickets(g: Game, p: int) -> bool:
+        """With the plan done, plenty of trains and no end in sight, draw tickets (as the planner would)."""
+        if g.trains[p] < TICKET_MIN_TRAINS or g.final_turns >= 0 or min(g.trains) < TICKET_MIN_TRAINS:
+            return False
+        pol = g.rules.draw_tickets
+        decks = pol.decks if pol.choose_mix else tuple(d for d, _ in pol.deal)
+        return any(g.ticket_decks.get(d) for d in decks)
 
     def _draw(self, g: Game, p: int, second: bool) -> Action | None:
         """A face-up card of a colour the plan lacks, else a blind card."""
