@@ -489,8 +489,11 @@ class Game:
         new = tuple.__new__
         out: list[Action] = []
         for colour, wild_ok, special, shapes in _claim_shapes(self.edition):
-            have = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
-            limit = min(have, trains)
+            limit = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
+            if limit > trains:
+                limit = trains
+            if shapes[0][0] > limit:
+                continue
             part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
             for length, rep, entries in shapes:
                 if length > limit:
