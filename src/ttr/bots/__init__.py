@@ -28,9 +28,9 @@ PERSONAS = ("destination_hungry", "route_focus", "one_step", "long_route")
 # Difficulty levels offered to players; each maps to a bot name plus options.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("one_step", {}),
-    "medium": ("racer", {}),
+    "medium": ("route_focus", {}),
     "hard": ("planner", {}),
-    "max": ("planner", {}),
+    "max": ("ismcts", {"iterations": 300}),
 }
 
 
