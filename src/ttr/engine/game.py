@@ -51,6 +51,7 @@ from .actions import (
 from .events import Event
 from .scoring import best_station_routes, components, longest_trail, ticket_done
 from .trails import best_trails
+from .view import PlayerView
 
 POSITION_FORMAT = 1
 
@@ -722,12 +723,9 @@ class Game:
             raise IllegalAction("no cards offered", "bad_payment")
 
     # ------------------------------------------------------------------ handlers
-    def _take(self, p: int, card: int) -> None:
-        self.hands[p][card] += 1
-
     def _draw_blind(self, p: int, ev: list[Event] | None) -> None:
         card = self._draw_from_deck()
-        self._take(p, card)
+        self.hands[p][card] += 1
         if ev is not None:
             ev.append(Event("draw_blind", p, {}, {"card": CARD_NAMES[card]}))
         self._after_card(p, False, ev)
@@ -735,7 +733,7 @@ class Game:
     def _draw_faceup(self, p: int, slot: int, ev: list[Event] | None) -> None:
         card = self.market[slot]
         self.market[slot] = NO_CARD
-        self._take(p, card)
+        self.hands[p][card] += 1
         self._refill_market(ev)
         if ev is not None:
             ev.append(Event("draw_faceup", p, {"slot": slot, "card": CARD_NAMES[card], "market": self._market_names()}))
@@ -1078,8 +1076,6 @@ class Game:
     # ------------------------------------------------------------------ views
     def view(self, player: int | None) -> PlayerView:
         """What `player` may know (None: a spectator's public view)."""
-        from .view import PlayerView  # local import: view.py imports this module's constants
-
         return PlayerView(self, player)
 
     # ------------------------------------------------------------------ records
@@ -1315,5 +1311,3 @@ def _passenger_from(x: Any, city: Any) -> int:
         return PASSENGER_GONE
     return city(x)
 
-
-from .view import PlayerView  # noqa: E402  (type used in annotations above)
