@@ -30,11 +30,13 @@ class PlannerBot(ScriptedBot):
 
     name = "planner"
 
-    def __init__(self, seed: int | None = None, block: bool = True, ticket_safety: float = 0.5,
+    def __init__(self, seed: int | None = None, block: bool = True, ticket_safety: float | None = None,
                  draw_threshold: float = 4.0, **options: Any) -> None:
         super().__init__(seed, **options)
         self.block_enabled = block
-        self.ticket_safety = ticket_safety  # mid-game ticket choices assume only this share of the turns left
+        # Mid-game ticket choices assume only this share of the turns left; None: 0.35 with two
+        # players (a duel ends faster and racing pays), 0.5 with more (measured, docs/tournaments.md).
+        self.safety_option = ticket_safety
         self.draw_threshold = draw_threshold  # points a ticket draw must be expected to gain
         self.seen_tickets: set[int] = set()  # tickets we were offered and returned: not in the draw pile top
 
@@ -93,6 +95,11 @@ class PlannerBot(ScriptedBot):
             return False
         return self.ticket_draw_value(s) > self.draw_threshold
 
+    def ticket_safety(self, s: Situation) -> float:
+        if self.safety_option is not None:
+            return float(self.safety_option)
+        return 0.35 if s.view.players == 2 else 0.5
+
     def keep_value(self, s: Situation, chosen: Sequence) -> float:
         """As ScriptedBot.keep_value, but after setup the clock is read pessimistically.
 
@@ -102,7 +109,7 @@ class PlannerBot(ScriptedBot):
         if s.view.phase == "setup" or s.view.turn < s.view.players:
             return super().keep_value(s, chosen)
         saved = s.turns_left
-        s.turns_left = saved * self.ticket_safety
+        s.turns_left = saved * self.ticket_safety(s)
         try:
             return super().keep_value(s, chosen)
         finally:
@@ -125,7 +132,7 @@ class PlannerBot(ScriptedBot):
         if not pool or k <= 0:
             return -INF
         saved = s.turns_left
-        s.turns_left = saved * self.ticket_safety
+        s.turns_left = saved * self.ticket_safety(s)
         try:
             base_plan = s.plan
             base = self.plan_value(s, base_plan)
