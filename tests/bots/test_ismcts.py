@@ -1,0 +1,75 @@
+"""The search bot: reproducible for a seed and an iteration budget, spends its budget, keeps to
+legal moves, and leaves non-turn decisions to the planner."""
+
+from __future__ import annotations
+
+from ttr.bots import make_bot
+from ttr.bots.ismcts import ISMCTSBot
+from ttr.bots.planner import PlannerBot
+from ttr.engine import Game
+
+
+def midgame(edition: str = "usa", players: int = 2, seed: int = 5, steps: int = 40) -> Game:
+    game = Game(edition, players, seed)
+    bots = [make_bot("planner", seed=i) for i in range(players)]
+    for _ in range(steps):
+        p = game.current
+        game.step(bots[p].act(game.view(p), game.legal_actions()))
+    while game.phase != "turn":
+        p = game.current
+        game.step(bots[p].act(game.view(p), game.legal_actions()))
+    return game
+
+
+def test_same_seed_same_search() -> None:
+    game = midgame()
+    me = game.current
+    choices = []
+    for _ in range(2):
+        bot = ISMCTSBot(seed=4, iterations=30)
+        choices.append((bot.act(game.view(me), game.legal_actions()), bot.last_stats["gain"]))
+    assert choices[0] == choices[1]
+
+
+def test_search_spends_its_budget_on_the_candidates() -> None:
+    game = midgame("europe", 3, seed=2)
+    me = game.current
+    bot = ISMCTSBot(seed=1, iterations=40)
+    action = bot.act(game.view(me), game.legal_actions())
+    assert game.is_legal(action)
+    stats = bot.last_stats
+    assert 30 <= stats["iterations"] <= 40 + len(stats["visits"])
+    assert sum(stats["visits"].values()) == stats["iterations"]
+    advice = PlannerBot(seed=1).act(game.view(me), game.legal_actions())
+    assert str(advice) in stats["visits"] and stats["visits"][str(advice)] >= max(stats["visits"].values())
+
+
+def test_time_budget_stops_the_search() -> None:
+    import time
+
+    game = midgame(seed=8)
+    me = game.current
+    bot = ISMCTSBot(seed=1, iterations=0, time_per_move=0.2)
+    start = time.perf_counter()
+    assert game.is_legal(bot.act(game.view(me), game.legal_actions()))
+    assert time.perf_counter() - start < 2.0
+    assert bot.last_stats["iterations"] > 0
+
+
+def test_second_card_and_tunnel_decisions_are_the_planners() -> None:
+    game = Game("europe", 2, 3)
+    search = ISMCTSBot(seed=2, iterations=5)
+    planner = PlannerBot(seed=2)
+    other = make_bot("planner", seed=9)
+    seen = 0
+    while not game.is_over and seen < 10:
+        p = game.current
+        view, legal = game.view(p), game.legal_actions()
+        if p == 0 and view.phase in ("second_card", "tunnel"):
+            assert search.act(view, legal) == planner.act(view, legal)
+            seen += 1
+        action = (search if p == 0 else other).act(view, legal)
+        if p == 0:
+            planner.act(view, legal)  # keep the twin planner's memory in step
+        game.step(action)
+    assert seen > 0
