@@ -46,7 +46,7 @@ def run_local(specs: Sequence[GameSpec], jobs: int = 1) -> Iterator[dict[str, An
         for spec in specs:
             yield play_game(spec)
         return
-    chunk = max(1, min(16, len(specs) // (jobs * 8)))
+    chunk = max(1, min(8, len(specs) // (jobs * 50)))  # small chunks: steady progress even with slow bots
     chunks = [specs[i:i + chunk] for i in range(0, len(specs), chunk)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for records in pool.map(_play_chunk, chunks):
