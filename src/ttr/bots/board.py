@@ -67,9 +67,8 @@ def usable_for(info: MapInfo, owner: Sequence[int], players: int, me: int) -> li
     return out
 
 
-def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, trains: int,
-                  penalty: Sequence[float] | None = None) -> list[float]:
-    """Planning weight per route for `me`: 0 if owned, INF if unusable, else length + overhead (+ penalty)."""
+def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, trains: int) -> list[float]:
+    """Planning weight per route for `me`: 0 if owned, INF if unusable, else length + overhead."""
     usable = usable_for(info, owner, players, me)
     length = info.length
     out = []
@@ -77,10 +76,7 @@ def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, tr
         if owner[r] == me:
             out.append(0.0)
         elif usable[r] and length[r] <= trains:
-            w = length[r] + ROUTE_OVERHEAD
-            if penalty is not None:
-                w += penalty[r]
-            out.append(w)
+            out.append(length[r] + ROUTE_OVERHEAD)
         else:
             out.append(INF)
     return out

@@ -19,7 +19,6 @@ Budget: ``iterations`` per move (deterministic for a given seed), or ``time_per_
 from __future__ import annotations
 
 import math
-import random
 import statistics
 import time
 from collections.abc import Hashable, Sequence
@@ -167,7 +166,7 @@ class ISMCTSBot(Bot):
         """Successive halving over the root moves, all moves of a round played in the same worlds.
 
         Each round samples determinizations and plays one ISMCTS iteration per surviving move in
-        each of them (common random numbers: the worlds and the playout seeds are shared), so every
+        each of them (common random numbers: the same world, deck order and random state), so every
         move is compared with the planner's advice world by world. The advice always survives; the
         better half of the other moves (by mean paired difference) goes on. A move replaces the
         advice only if its paired gain stays positive after subtracting ``confidence`` standard
@@ -193,10 +192,9 @@ class ISMCTSBot(Bot):
             while spent == 0 or ((not budget or spent + len(group) <= quota)
                                  and (round_end is None or time.perf_counter() < round_end)):
                 world = determinize(view, self.memory, rng)
-                seed = rng.getrandbits(64)
-                base = self.iterate(root, world.clone(), me, advice, random.Random(seed))
+                base = self.iterate(root, world.clone(), me, advice)
                 for a in alive:
-                    diffs[a].append(self.iterate(root, world.clone(), me, a, random.Random(seed)) - base)
+                    diffs[a].append(self.iterate(root, world.clone(), me, a) - base)
                 spent += len(group)
             done += spent
             alive.sort(key=lambda a: -statistics.fmean(diffs[a]))
@@ -214,9 +212,9 @@ class ISMCTSBot(Bot):
                            "visits": {str(a): root.children[a].visits for a in candidates}}
         return best
 
-    def iterate(self, root: Node, game: Game, me: int, first: Action, rng: random.Random) -> float:
+    def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, rng, self.own_plan)
+        policy = RolloutPolicy(game, self.own_plan)
         node = root.children[first]
         path: list[Node] = [node]
         self._step(game, first)

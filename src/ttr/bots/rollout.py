@@ -11,7 +11,6 @@ built directly and checked by ``Game.step``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
@@ -28,11 +27,10 @@ A_DRAW_TICKETS = Action(DRAW_TICKETS)
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
-    def __init__(self, game: Game, rng: random.Random, plans: dict[int, list[int]] | None = None) -> None:
+    def __init__(self, game: Game, plans: dict[int, list[int]] | None = None) -> None:
         """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
         one of them is lost or the player's tickets change."""
         self.info: MapInfo = map_info(game.edition)
-        self.rng = rng
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
         for p, routes in (plans or {}).items():

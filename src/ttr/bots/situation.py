@@ -80,8 +80,7 @@ def borrow_weights(info: MapInfo, view: PlayerView) -> list[float] | None:
 class Situation:
     """Everything a scripted bot derives from one view (see module docstring)."""
 
-    def __init__(self, view: PlayerView, tickets: Sequence[int] | None = None, tries: int = 3,
-                 penalty: Sequence[float] | None = None, use_stations: bool = True, plan: Plan | None = None,
+    def __init__(self, view: PlayerView, tries: int = 3, use_stations: bool = True, plan: Plan | None = None,
                  history: Sequence[tuple[int, Sequence[int]]] = ()) -> None:
         self.view = view
         self.info = info = map_info(view.edition)
@@ -92,10 +91,10 @@ class Situation:
         self.trains = view.trains[me]
         self.labels = components(info, view.route_owner, me)
         ed = view.edition
-        self.tickets: list[Ticket] = [ed.tickets[t] for t in (view.tickets if tickets is None else tickets)]
+        self.tickets: list[Ticket] = [ed.tickets[t] for t in view.tickets]
         self.done = [t for t in self.tickets if ticket_connected(self.labels, t)]
         self.undone = [t for t in self.tickets if not ticket_connected(self.labels, t)]
-        self.weights = route_weights(info, view.route_owner, view.players, me, self.trains, penalty)
+        self.weights = route_weights(info, view.route_owner, view.players, me, self.trains)
         self.borrow = borrow_weights(info, view) if use_stations else None
         self.stations = view.stations_left[me] if use_stations else 0
         self.plan: Plan = plan or plan_network(info, self.weights, self.undone, self.trains, self.borrow, self.stations, tries)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ..cards import GRAY, LOCOMOTIVE, NCARDS, PASSENGER, PLUS4
 from ..editions import Rules
 from ..engine.actions import (
-    BUILD_STATION,
     CLAIM,
     DRAW_BLIND,
     DRAW_FACEUP,
@@ -252,13 +251,3 @@ def place_choice(view: PlayerView, legal: Sequence[Action], network: set[int]) -
         return around - own
 
     return max(places, key=lambda a: (score(a), a.city))
-
-
-def station_cost_cards(view: PlayerView) -> int:
-    rules = view.edition.rules
-    used = rules.stations - view.stations_left[view.me]  # type: ignore[index]
-    return rules.station_costs[used] if used < len(rules.station_costs) else 99
-
-
-def station_actions(legal: Iterable[Action], cities: set[str]) -> list[Action]:
-    return [a for a in legal if a.type == BUILD_STATION and a.city in cities]
