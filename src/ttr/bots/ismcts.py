@@ -1,16 +1,16 @@
-"""Information-set Monte Carlo tree search with determinization (single observer).
+"""Information-set Monte Carlo tree search with determinization (single observer), advised by the planner.
 
 Each iteration samples a complete position consistent with what this player has seen
-(``determinize``), walks the tree of this player's own turn decisions in that position, choosing
-among the moves available there by UCB with availability counts (Cowling, Powley & Whitehouse,
-2012), lets opponents move by the fast playout policy, then plays the game out with that policy and
-backs up the result (a win share blended with the final score margin).
+(``determinize``), plays a root move in it, walks the tree of this player's later turn decisions
+choosing among the moves available in that world by UCB with availability counts (Cowling, Powley
+& Whitehouse, 2012), lets opponents move by the fast playout policy, plays the game out with that
+policy and backs up the result (a win share blended with the final score margin).
 
-Moves searched at the root are the planner's advice plus a pruned set: the routes the plan wants
-and the best-paying routes, a blind card and each kind of face-up card, a ticket draw, a station
-rescue and the best passenger trip. The planner's advice gets a prior bonus, so search overrides it
-only on evidence. Decisions other than whole turns (second card, tickets to keep, tunnel payment,
-passenger placement) are left to the planner.
+Root moves: the planner's advice plus a pruned set (planned routes the hand pays for and the
+best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw, a
+station rescue, the best passenger trip); at ticket choices, the planner's best few subsets.
+They are compared by successive halving in shared worlds (see ``search``); a move replaces the
+advice only on evidence. Second cards, tunnel payments and passenger placement are the planner's.
 
 Budget: ``iterations`` per move (deterministic for a given seed), or ``time_per_move`` seconds
 (results then depend on machine speed); when both are given the search stops at the first limit.
