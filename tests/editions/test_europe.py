@@ -9,7 +9,10 @@ from math import comb
 from typing import Any
 
 import pytest
-from edition_positions import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from positions import (
     arrange,
     card_total,
     cards,
@@ -23,9 +26,6 @@ from edition_positions import (
     tunnel_pay,
     view_strings,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from ttr.cards import CARD_INDEX as CARD
 from ttr.cli import main as cli_main
 from ttr.engine import Action, Game

@@ -18,131 +18,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, PASSENGER, Cards
+from positions import BLIND, arrange, card_census, cards, claim, faceup, full_deck, keep, mix, move, place, refused, started
+from ttr.cards import CARD_INDEX, CARD_NAMES, PASSENGER
 from ttr.cli import main as cli_main
-from ttr.editions import DATA_DIR, Edition, get_edition, parse_edition
-from ttr.engine import Action, Game, IllegalAction
+from ttr.editions import DATA_DIR, get_edition, parse_edition
+from ttr.engine import Action, Game
 from ttr.engine.trails import best_trails
 
 MARKLIN = get_edition("marklin")
 
 
 # ---------------------------------------------------------------- helpers
-def cards(**counts: int) -> Cards:
-    out = [0] * NCARDS
-    for name, k in counts.items():
-        out[CARD_INDEX[name]] = k
-    return tuple(out)
-
-
-def claim(route: str, **counts: int) -> Action:
-    return Action("claim", route=route, cards=cards(**counts))
-
-
-def place(city: str | None) -> Action:
-    return Action("place_passenger", city=city)
-
-
-def move(city: str, *path: str, passenger_cards: int = 0) -> Action:
-    return Action("move_passenger", city=city, path=path, cards=cards(passenger=passenger_cards))
-
-
-def mix(short: int = 0, long: int = 0) -> Action:
-    return Action("draw_tickets", mix=tuple(sorted((k, v) for k, v in (("short", short), ("long", long)) if v)))
-
-
-def keep(*ticket_ids: str) -> Action:
-    return Action("keep_tickets", tickets=tuple(sorted(ticket_ids)))
-
-
-BLIND = Action("draw_blind")
-
-
-def faceup(slot: int) -> Action:
-    return Action("draw_faceup", slot=slot)
-
-
-def refused(g: Game, action: Action, code: str) -> IllegalAction:
-    """`action` is refused with `code`, is not offered, and the position is unchanged."""
-    before = g.to_dict()
-    with pytest.raises(IllegalAction) as info:
-        g.apply(action)
-    assert info.value.code == code, info.value.reason
-    assert g.to_dict() == before
-    assert not g.is_legal(action)
-    assert action not in g.legal_actions()
-    return info.value
-
-
-def started(players: int = 2, seed: int = 0, edition: Edition | str = "marklin",
-            options: dict[str, Any] | None = None) -> Game:
-    """Past setup: every player named 2 short + 2 long and kept all four."""
-    g = Game(edition, players, seed, options)
-    while g.phase == "setup":
-        g.apply(mix(short=2, long=2))
-        g.apply(keep(*(g.edition.tickets[t].id for t in g.offered[g.current])))
-    return g
-
-
-def full_deck(ed: Edition) -> Counter[str]:
-    return Counter({CARD_NAMES[i]: k for i, k in enumerate(ed.deck) if k})
-
-
-def arrange(g: Game, *, hands: Mapping[int, Mapping[str, int]] | None = None,
-            market: Sequence[str | None] | None = None, deck_top: Sequence[str] = (),
-            routes: Mapping[str, int] | None = None, passengers: Sequence[Sequence[str | None]] | None = None,
-            merchandise: Mapping[str, Sequence[int]] | None = None, **fields: Any) -> Game:
-    """`g`'s position with the named parts replaced; every other train card goes under the deck.
-
-    hands: player -> counts (others empty; a market that no longer fits becomes one colour).
-    deck_top: next cards, first drawn first. routes: route id -> owner (trains and route
-    scores follow). passengers: per player, city ids / None / "gone".
-    merchandise: city -> stack, top first (cities not named keep their stacks). fields: any other
-    ``to_dict()`` key, set as is.
-    """
-    d = g.to_dict()
-    ed = g.edition
-    if hands is not None:
-        d["hands"] = [dict(hands.get(p, {})) for p in range(g.n)]
-    rest = full_deck(ed)
-    rest.subtract(deck_top)
-    for h in d["hands"]:
-        rest.subtract(h)
-    if market is None:  # keep the market if it still fits, else deal one of the most plentiful colours
-        market = d["market"]
-        if any(rest[c] < k for c, k in Counter(c for c in market if c is not None).items()):
-            market = [max(CARD_NAMES[:8], key=lambda c: rest[c])] * len(market)
-    d["market"] = list(market)
-    rest.subtract(c for c in market if c is not None)
-    assert min(rest.values()) >= 0, f"more cards named than the deck has: {rest}"
-    d["deck"] = list(rest.elements()) + list(reversed(deck_top))
-    d["discard"] = []
-    if routes is not None:
-        d["routes"] = dict(routes)
-        for p in range(g.n):
-            owned = [ed.routes[ed.route_index[r]] for r, o in routes.items() if o == p]
-            d["trains"][p] = ed.rules.trains - sum(r.length for r in owned)
-            d["scores"][p] = sum(r.points for r in owned) + sum(d["tokens"][p])
-    if passengers is not None:
-        d["passengers"] = [list(ps) for ps in passengers]
-    if merchandise is not None:
-        d["merchandise"].update({c: list(s) for c, s in merchandise.items()})
-    d.update(fields)
-    return Game.from_dict(d, g.base_edition)
-
-
-def card_census(g: Game) -> Counter[str]:
-    where: Counter[str] = Counter()
-    for h in g.hands:
-        where.update({CARD_NAMES[i]: k for i, k in enumerate(h) if k})
-    where.update(CARD_NAMES[c] for c in g.deck)
-    where.update(CARD_NAMES[c] for c in g.discard)
-    where.update(CARD_NAMES[c] for c in g.market if c >= 0)
-    if g.tunnel is not None:
-        where.update(CARD_NAMES[c] for c in g.tunnel[2])
-    return where
-
-
 def token_census(g: Game) -> Counter[int]:
     out: Counter[int] = Counter()
     for stack in g.merch:
@@ -189,7 +75,7 @@ def test_deck_has_118_cards_of_the_stated_kinds() -> None:
 
 
 def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
-    g = arrange(started(), hands={}, market=["locomotive", "red", "blue", "green", "white"],
+    g = arrange(started("marklin"), hands={}, market=["locomotive", "red", "blue", "green", "white"],
                 deck_top=["black", "locomotive", "yellow", "orange"])
     p = g.current
     g.apply(faceup(0))
@@ -203,7 +89,7 @@ def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
 
 @pytest.mark.parametrize("first,second", [("locomotive_plus4", "passenger"), ("passenger", "locomotive_plus4")])
 def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second: str) -> None:
-    g = arrange(started(), hands={}, market=[first, second, "red", "blue", "green"], deck_top=["black"] * 5)
+    g = arrange(started("marklin"), hands={}, market=[first, second, "red", "blue", "green"], deck_top=["black"] * 5)
     p = g.current
     g.apply(faceup(0))
     assert g.phase == "second_card" and g.current == p
@@ -214,12 +100,12 @@ def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second:
 
 
 def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
-    g = arrange(started(), market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
+    g = arrange(started("marklin"), market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
                 deck_top=["locomotive_plus4", "white", "white", "white", "white", "white"])
     events = g.apply(faceup(2))  # refilled with a third +4: no flush
     assert [e.type for e in events if e.type == "market_flush"] == []
     assert g.market.count(CARD_INDEX["locomotive_plus4"]) == 3
-    g = arrange(started(), market=["locomotive", "locomotive", "red", "blue", "green"],
+    g = arrange(started("marklin"), market=["locomotive", "locomotive", "red", "blue", "green"],
                 deck_top=["locomotive", "white", "white", "white", "white", "white"])
     events = g.apply(faceup(2))
     assert [e.type for e in events].count("market_flush") == 1
@@ -229,7 +115,7 @@ def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
 @pytest.mark.parametrize("option,flushed", [(None, True), (3, True), (0, False)])
 def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int | None, flushed: bool) -> None:
     options = None if option is None else {"passenger_flush": option}
-    g = arrange(started(options=options), market=["passenger", "passenger", "red", "blue", "green"],
+    g = arrange(started("marklin", options=options), market=["passenger", "passenger", "red", "blue", "green"],
                 deck_top=["passenger", "white", "white", "white", "white", "white"])
     events = g.apply(faceup(2))
     assert ("market_flush" in [e.type for e in events]) is flushed
@@ -240,7 +126,7 @@ def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int
 # ---------------------------------------------------------------- payments
 def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
     hand = {"locomotive_plus4": 6, "red": 2, "orange": 3}
-    g = arrange(started(), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    g = arrange(started("marklin"), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
     # berlin-magdeburg: red 3; berlin-leipzig: orange 4; berlin-hamburg/1: blue 7
     refused(g, claim("berlin-magdeburg", red=2, locomotive_plus4=1), "bad_payment")
     refused(g, claim("berlin-magdeburg", locomotive_plus4=3), "bad_payment")
@@ -255,13 +141,13 @@ def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
 
 
 def test_plain_locomotives_are_wild_on_short_routes() -> None:
-    g = arrange(started(), hands={0: {"locomotive": 1, "red": 2}, 1: {"locomotive": 1, "red": 2}}, routes={})
+    g = arrange(started("marklin"), hands={0: {"locomotive": 1, "red": 2}, 1: {"locomotive": 1, "red": 2}}, routes={})
     assert claim("berlin-magdeburg", red=2, locomotive=1) in g.legal_actions()
 
 
 def test_passenger_cards_never_pay_for_routes() -> None:
     hand = {"passenger": 8, "red": 2, "locomotive_plus4": 2}
-    g = arrange(started(), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    g = arrange(started("marklin"), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
     err = refused(g, claim("berlin-magdeburg", red=2, passenger=1), "bad_payment")
     assert "passenger" in err.reason
     refused(g, claim("karlsruhe-mannheim", passenger=1), "bad_payment")
@@ -269,7 +155,7 @@ def test_passenger_cards_never_pay_for_routes() -> None:
 
 
 def test_a_seven_space_route_scores_18() -> None:
-    g = arrange(started(), hands={0: {"blue": 7}}, routes={}, passengers=[["gone"] * 3, ["gone"] * 3], current=0)
+    g = arrange(started("marklin"), hands={0: {"blue": 7}}, routes={}, passengers=[["gone"] * 3, ["gone"] * 3], current=0)
     g.apply(claim("berlin-hamburg/1", blue=7))
     assert g.scores[0] == 18 and g.trains[0] == 45 - 7
     assert g.result()["players"][0]["route_points"] == 18
@@ -328,7 +214,7 @@ def test_setup_reshuffles_the_ticket_decks_after_the_last_player() -> None:
 
 
 def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_decks() -> None:
-    g = arrange(started(2, 1, TEST_EDITION), tickets=[[], []],
+    g = arrange(started(TEST_EDITION, 2, 1), tickets=[[], []],
                 ticket_decks={d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")})
     p = g.current
     sizes = {d: len(g.ticket_decks[d]) for d in ("short", "long")}
@@ -357,7 +243,7 @@ def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_dec
 ])
 def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[tuple[int, int]]) -> None:
     ids = {d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")}
-    g = arrange(started(2, 1, TEST_EDITION), tickets=[[], []],
+    g = arrange(started(TEST_EDITION, 2, 1), tickets=[[], []],
                 ticket_decks={"short": ids["short"][:short], "long": ids["long"][:long]})
     assert sorted(a for a in g.legal_actions() if a.type == "draw_tickets") == sorted(mix(s, lg) for s, lg in mixes)
     if not mixes:
@@ -372,7 +258,7 @@ def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[
 
 
 def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> None:
-    g = started(2, 0, TEST_EDITION)
+    g = started(TEST_EDITION, 2, 0)
     ids = TEST_EDITION.ticket_index
     tickets = [["karlsruhe-schweiz", "kiel-danemark"], ["karlsruhe-schweiz"]]
     for via, done in [("lindau-schweiz", True), ("konstanz-schweiz", True), ("freiburg-schweiz", True), (None, False)]:
@@ -388,7 +274,7 @@ def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> 
 
 def test_a_country_is_not_a_through_node() -> None:
     """Freiburg -> Schweiz -> Konstanz is no path: each route into Switzerland ends at its own endpoint."""
-    g = arrange(started(2, 0, TEST_EDITION), routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0,
+    g = arrange(started(TEST_EDITION, 2, 0), routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0,
                                                      "frankreich-freiburg": 0, "frankreich-karlsruhe": 0},
                 tickets=[["freiburg-konstanz", "karlsruhe-schweiz"], []])
     status = {t.id: ok for t, ok in g.ticket_status(0)}
@@ -401,7 +287,7 @@ def test_a_country_is_not_a_through_node() -> None:
 def placing(passengers: Sequence[Sequence[str | None]] = ([None] * 3, [None] * 3)) -> Game:
     """Player 0 to move, with the cards for the routes these tests claim."""
     hand = {"black": 5, "blue": 5}
-    return arrange(started(), hands={0: hand}, routes={}, passengers=passengers, current=0, market=["red"] * 5)
+    return arrange(started("marklin"), hands={0: hand}, routes={}, passengers=passengers, current=0, market=["red"] * 5)
 
 
 def test_after_a_claim_a_passenger_may_go_on_either_end_or_nowhere() -> None:
@@ -459,7 +345,7 @@ STACKS = {"karlsruhe": [3, 2, 1], "mannheim": [4, 3, 2], "stuttgart": [5, 4], "u
 def mover(routes: Mapping[str, int], passengers: Sequence[Sequence[str | None]], passenger_cards: int = 0,
           options: dict[str, Any] | None = None, players: int = 2) -> Game:
     """Player 0 to move, holding `passenger_cards` passenger cards, with the test merchandise stacks."""
-    g = started(players, 0, options=options)
+    g = started("marklin", players, 0, options=options)
     return arrange(g, hands={0: {"passenger": passenger_cards, "red": 1}}, routes=routes,
                    passengers=passengers, merchandise=STACKS, current=0)
 
@@ -694,7 +580,7 @@ TRIPLE = ("dortmund-dusseldorf/1", "dortmund-dusseldorf/2", "dortmund-dusseldorf
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_triple_routes_by_player_count(players: int) -> None:
     hands = {p: {CARD_NAMES[p]: 2} for p in range(players)}
-    g = arrange(started(players), hands=hands, routes={TRIPLE[0]: 1}, current=0,
+    g = arrange(started("marklin", players), hands=hands, routes={TRIPLE[0]: 1}, current=0,
                 passengers=[["gone"] * 3] * players)
     if players <= 3:
         for lane in TRIPLE[1:]:
@@ -712,7 +598,7 @@ def test_triple_routes_by_player_count(players: int) -> None:
 
 
 def test_all_lanes_from_two_players_with_the_option() -> None:
-    g = arrange(started(2, options={"all_lanes_min_players": 2}), hands={0: {"red": 3}, 1: {"orange": 3}},
+    g = arrange(started("marklin", 2, options={"all_lanes_min_players": 2}), hands={0: {"red": 3}, 1: {"orange": 3}},
                 routes={TRIPLE[0]: 1}, current=0, passengers=[["gone"] * 3] * 2)
     g.apply(claim(TRIPLE[1], red=1))
     refused(g, claim(TRIPLE[2], orange=1), "route_unavailable")  # never two lanes of one connection
@@ -720,7 +606,7 @@ def test_all_lanes_from_two_players_with_the_option() -> None:
 
 # ---------------------------------------------------------------- scoring
 def scored(routes: Mapping[str, int], tickets: list[list[str]], tokens: list[list[int]], players: int = 2) -> Game:
-    g = started(players, 0, TEST_EDITION)
+    g = started(TEST_EDITION, players, 0)
     return arrange(g, routes=routes, tickets=tickets, tokens=tokens)
 
 

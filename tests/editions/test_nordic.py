@@ -13,7 +13,10 @@ from collections import Counter
 from math import comb
 
 import pytest
-from edition_positions import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from positions import (
     arrange,
     card_total,
     cards,
@@ -26,9 +29,6 @@ from edition_positions import (
     tunnel_pay,
     view_strings,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from ttr.cards import COLOURS, GRAY, LOCOMOTIVE, PASSENGER, PLUS4, Cards
 from ttr.cli import main as cli_main
 from ttr.editions import Route, Rules, get_edition, parse_edition

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BLIND, arrange, claim, faceup, keep, refused, started
 
+from positions import BLIND, arrange, claim, faceup, keep, refused, started
 from ttr.editions import get_edition, load_edition_file, parse_edition
 from ttr.engine import Action, Game, MalformedAction, PositionError
 from ttr.errors import EditionError
@@ -22,7 +22,7 @@ from ttr.errors import EditionError
 @pytest.fixture
 def table() -> Game:
     """Player 0 to move with a known hand; a locomotive face up in slot 0."""
-    return arrange(started(2, seed=4), hands={0: {"red": 3, "blue": 2, "locomotive": 1}, 1: {"green": 2}},
+    return arrange(started("usa", 2, seed=4), hands={0: {"red": 3, "blue": 2, "locomotive": 1}, 1: {"green": 2}},
                    market=["locomotive", "white", "black", "yellow", "orange"], current=0)
 
 
@@ -214,7 +214,7 @@ def test_unknown_edition_and_unknown_rule_option() -> None:
 # ---------------------------------------------------------------- malformed positions
 
 def _position() -> dict[str, Any]:
-    return started(2, seed=4).to_dict()
+    return started("usa", 2, seed=4).to_dict()
 
 
 @pytest.mark.parametrize(("change", "match"), [
@@ -258,7 +258,7 @@ def test_position_whose_cards_do_not_add_up_is_refused(change: Any, match: str) 
 
 
 def test_bad_record_raises_position_error() -> None:
-    rec = started(2, seed=4).record()
+    rec = started("usa", 2, seed=4).record()
     rec["actions"].append({"type": "claim", "route": "chicago-duluth", "cards": {"red": 30}})
     with pytest.raises(PositionError, match=r"record action #2 .* is illegal: you have"):
         Game.replay(rec)

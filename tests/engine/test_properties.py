@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import card_total, hand_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from positions import card_total, hand_of
 from ttr.editions import BUILTIN, get_edition
 from ttr.engine import Action, Event, Game
 from ttr.engine.actions import CLAIM, DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, KEEP_TICKETS

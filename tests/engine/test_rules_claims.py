@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import arrange, cards, claim, hand_of, refused, route_ids, started
 
+from positions import arrange, cards, claim, hand_of, refused, route_ids, started
 from ttr.engine import Game
 from ttr.engine.actions import CLAIM
 
@@ -13,7 +13,7 @@ ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21, 9: 27}
 
 def board(players: int = 2, current: int = 0, **hands: dict[str, int]) -> Game:
     """A started game where `current` is to move and p0/p1/... hold the given hands."""
-    g = started(players, seed=5)
+    g = started("usa", players, seed=5)
     return arrange(g, hands={int(k[1:]): v for k, v in hands.items()}, market=["red", "blue", "green", "white", "black"],
                    current=current)
 
@@ -123,7 +123,7 @@ def test_cards_not_in_hand_are_refused() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(players: int) -> None:
-    g = arrange(started(players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
+    g = arrange(started("usa", players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
     g.apply(claim("atlanta-raleigh/1", red=2))
     assert g.current == 1
     assert "atlanta-raleigh/2" not in route_ids(g.legal_actions())
@@ -135,7 +135,7 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_with_4_or_5_players_both_lanes_open_but_never_both_to_one_player(players: int) -> None:
-    g = arrange(started(players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
+    g = arrange(started("usa", players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
     g.apply(claim("atlanta-raleigh/1", red=2))
     g0 = arrange(g, current=0)
     assert "atlanta-raleigh/2" not in route_ids(g0.legal_actions())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import BLIND, arrange, card_total, faceup, hand_of, refused, started
 
+from positions import BLIND, arrange, card_total, faceup, hand_of, refused, started
 from ttr.cards import LOCOMOTIVE
 from ttr.editions import get_edition, parse_edition
 from ttr.engine import Game
@@ -20,7 +20,7 @@ def draws(g: Game) -> set[tuple[str, int | None]]:
 
 
 def test_a_draw_is_two_cards_blind_or_face_up_and_the_slot_is_refilled_at_once() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
                 deck_top=["yellow", "orange", "purple"])
     p = g.current
     g.apply(faceup(1))
@@ -32,7 +32,7 @@ def test_a_draw_is_two_cards_blind_or_face_up_and_the_slot_is_refilled_at_once()
 
 
 def test_face_up_locomotive_as_first_card_is_the_whole_draw() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red"])
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red"])
     p = g.current
     g.apply(faceup(0))
     assert hand_of(g, p) == {LOCO: 1}
@@ -41,7 +41,7 @@ def test_face_up_locomotive_as_first_card_is_the_whole_draw() -> None:
 
 
 def test_face_up_locomotive_is_never_the_second_card() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red", "red"])
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red", "red"])
     g.apply(BLIND)
     assert g.phase == "second_card"
     assert ("draw_faceup", 0) not in draws(g)
@@ -51,7 +51,7 @@ def test_face_up_locomotive_is_never_the_second_card() -> None:
 
 
 def test_freshly_turned_replacement_locomotive_is_not_a_second_card_either() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, "red"])
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, "red"])
     p = g.current
     g.apply(faceup(0))
     assert g.to_dict()["market"][0] == LOCO
@@ -62,7 +62,7 @@ def test_freshly_turned_replacement_locomotive_is_not_a_second_card_either() -> 
 
 
 def test_blind_locomotive_counts_as_a_normal_card() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, LOCO])
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, LOCO])
     p = g.current
     g.apply(BLIND)
     assert g.phase == "second_card" and g.current == p
@@ -72,7 +72,7 @@ def test_blind_locomotive_counts_as_a_normal_card() -> None:
 
 
 def test_three_face_up_locomotives_flush_the_market() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
                 deck_top=[LOCO, "green", "green", "blue", "blue", "yellow"])
     events = g.apply(faceup(2))  # the replacement is the third locomotive
     assert [e.type for e in events][:1] == ["market_flush"]
@@ -81,7 +81,7 @@ def test_three_face_up_locomotives_flush_the_market() -> None:
 
 
 def test_flush_repeats_while_three_locomotives_show() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
                 deck_top=[LOCO, LOCO, LOCO, LOCO, "green", "green", "green", "blue", "blue", "yellow", "orange"])
     events = g.apply(faceup(2))  # flush 1 turns up 3 locomotives again; flush 2 ends it
     assert [e.type for e in events].count("market_flush") == 2
@@ -90,7 +90,7 @@ def test_flush_repeats_while_three_locomotives_show() -> None:
 
 def test_flush_stops_after_three_consecutive_flushes() -> None:
     top = [LOCO] + [LOCO, LOCO, LOCO, "red", "red"] * 3 + ["green"] * 5
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"], deck_top=top)
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"], deck_top=top)
     events = g.apply(faceup(2))
     assert [e.type for e in events].count("market_flush") == 3
     assert g.to_dict()["market"] == [LOCO, LOCO, LOCO, "red", "red"]  # left as it is after the third flush
@@ -100,7 +100,7 @@ def test_flush_stops_after_three_consecutive_flushes() -> None:
 
 
 def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
                 deck_top=[LOCO, "green", "green", "blue"], rest=0)
     events = g.apply(faceup(2))
     assert "market_flush" not in [e.type for e in events]
@@ -109,7 +109,7 @@ def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> N
 
 
 def test_flush_counts_the_discard_pile_as_a_source() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
                 deck_top=[LOCO, "green", "green"], discard=["blue", "blue", "yellow"], rest=0)
     events = g.apply(faceup(2))  # 2 cards in the deck + 3 in the discard pile = 5 fresh cards
     assert "market_flush" in [e.type for e in events]
@@ -149,7 +149,7 @@ def test_flush_happens_at_setup_in_the_real_deck() -> None:
 
 
 def test_empty_deck_is_rebuilt_from_the_shuffled_discard_pile() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest="discard")
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest="discard")
     assert not g.deck
     discard_before = sorted(g.to_dict()["discard"])
     p = g.current
@@ -160,7 +160,7 @@ def test_empty_deck_is_rebuilt_from_the_shuffled_discard_pile() -> None:
 
 
 def test_market_is_refilled_from_the_discard_pile_when_the_deck_is_empty() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
                 discard=["yellow"], rest=0)
     g.apply(faceup(0))
     assert g.to_dict()["market"][0] == "yellow"
@@ -168,7 +168,7 @@ def test_market_is_refilled_from_the_discard_pile_when_the_deck_is_empty() -> No
 
 
 def test_deck_and_discard_empty_market_not_refilled_and_no_blind_draw() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest=0)
+    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest=0)
     assert ("draw_blind", None) not in draws(g)
     refused(g, BLIND, "deck_empty", "deck and the discard pile are empty")
     g.apply(faceup(0))
@@ -183,7 +183,7 @@ def test_deck_and_discard_empty_market_not_refilled_and_no_blind_draw() -> None:
     [LOCO, None, LOCO, None, "red"],  # only face-up locomotives left: none can be the second card
 ])
 def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: list[str | None]) -> None:
-    g = arrange(started(2, seed=1), hands={}, market=market, rest=0)
+    g = arrange(started("usa", 2, seed=1), hands={}, market=market, rest=0)
     p = g.current
     g.apply(faceup(4))
     assert hand_of(g, p)["red"] == 1
@@ -191,14 +191,14 @@ def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: list[
 
 
 def test_drawing_is_not_allowed_when_no_card_can_be_taken() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[None] * 5, rest=0)
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[None] * 5, rest=0)
     assert not draws(g)
     refused(g, BLIND, "deck_empty", "empty")
     refused(g, faceup(2), "empty_slot", "empty")
 
 
 def test_lone_face_up_locomotive_can_still_be_the_first_card() -> None:
-    g = arrange(started(2, seed=1), hands={}, market=[None, None, LOCO, None, None], rest=0)
+    g = arrange(started("usa", 2, seed=1), hands={}, market=[None, None, LOCO, None, None], rest=0)
     assert draws(g) == {("draw_faceup", 2)}
     p = g.current
     g.apply(faceup(2))
@@ -206,7 +206,7 @@ def test_lone_face_up_locomotive_can_still_be_the_first_card() -> None:
 
 
 def test_hand_size_is_unlimited() -> None:
-    g = arrange(started(2, seed=1), hands={0: {"red": 12, "blue": 12, "green": 12}, 1: {}},
+    g = arrange(started("usa", 2, seed=1), hands={0: {"red": 12, "blue": 12, "green": 12}, 1: {}},
                 market=["white", "black", "yellow", "orange", "purple"], current=0)
     g.apply(BLIND)
     g.apply(BLIND)

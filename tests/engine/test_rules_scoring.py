@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conftest import arrange, started
-
+from positions import arrange, started
 from ttr.engine import Game
 
 
 def scored(routes: dict[str, int], tickets: list[list[str]], players: int = 2) -> dict[str, Any]:
-    g = arrange(started(players, seed=6), routes=routes, tickets=tickets)
+    g = arrange(started("usa", players, seed=6), routes=routes, tickets=tickets)
     return g.result()
 
 

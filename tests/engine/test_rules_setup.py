@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import card_total, keep, refused
 
+from positions import card_total, keep, refused
 from ttr.cards import CARD_INDEX
 from ttr.engine import Game, IllegalAction
 from ttr.engine.actions import KEEP_TICKETS

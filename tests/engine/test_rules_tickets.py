@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import BLIND, DRAW_TICKETS, arrange, claim, keep, refused, started
-
+from positions import BLIND, DRAW_TICKETS, arrange, claim, keep, refused, started
 from ttr.engine import Game
 from ttr.engine.actions import DRAW_TICKETS as DRAW_TICKETS_TYPE
 from ttr.engine.actions import KEEP_TICKETS
@@ -12,7 +11,7 @@ FIVE = ["boston-miami", "calgary-phoenix", "denver-el-paso", "duluth-houston", "
 
 
 def table(ticket_deck: list[str]) -> Game:
-    return arrange(started(2, seed=9), hands={0: {"red": 3}}, market=["blue"] * 5, current=0, ticket_deck=ticket_deck)
+    return arrange(started("usa", 2, seed=9), hands={0: {"red": 3}}, market=["blue"] * 5, current=0, ticket_deck=ticket_deck)
 
 
 def test_draw_three_tickets_then_keep_at_least_one() -> None:

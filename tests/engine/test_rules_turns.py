@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BLIND, PASS, arrange, claim, faceup, refused, started
 
+from positions import BLIND, PASS, arrange, claim, faceup, refused, started
 from ttr.engine import Game
 
 
@@ -15,7 +15,7 @@ def blocked(players: int = 3, hands: dict[int, dict[str, int]] | None = None, tr
     Player 0 holds every card not placed elsewhere, but nobody can claim (a free route needs more
     trains than anyone has): a position where passing is the only action. `free` routes stay unowned.
     """
-    g = started(players, seed=3)
+    g = started("usa", players, seed=3)
     ed = g.edition
     owned: dict[str, int] = {}
     for r in ed.routes:  # lanes of a double are listed together, so they get different owners
@@ -34,7 +34,7 @@ def test_pass_is_the_only_action_when_nothing_else_is_legal() -> None:
 
 
 def test_pass_is_refused_while_any_other_action_is_possible() -> None:
-    g = started(2, seed=1)
+    g = started("usa", 2, seed=1)
     assert PASS not in g.legal_actions()
     refused(g, PASS, "pass_not_allowed", "only when no other action is possible")
     one_card = blocked(market=[None, None, "red", None, None])  # a single face-up card is enough to forbid passing
@@ -74,7 +74,7 @@ def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
 
 
 def _end_table(trains: list[int]) -> Game:
-    g = started(3, seed=8)
+    g = started("usa", 3, seed=8)
     return arrange(g, hands={0: {"red": 6, "locomotive": 2}, 1: {"blue": 3}, 2: {"green": 2}},
                    market=["white", "black", "yellow", "orange", "purple"], trains=trains, current=0)
 
