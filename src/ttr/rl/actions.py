@@ -48,6 +48,7 @@ from ..engine.actions import (
     TUNNEL_PAY,
     normalise_mix,
 )
+from .cache import per_edition
 
 if TYPE_CHECKING:
     from ..engine import PlayerView
@@ -448,15 +449,9 @@ def _single_colour(cards: Cards) -> int:
     return found
 
 
-_codecs: dict[int, tuple[Edition, ActionCodec]] = {}
-
-
+@per_edition
 def codec_for(edition: Edition) -> ActionCodec:
     """The (shared) codec of an edition object; editions with rule options are distinct objects."""
-    got = _codecs.get(id(edition))
-    if got is None or got[0] is not edition:
-        got = (edition, ActionCodec(edition))
-        _codecs[id(edition)] = got
-    return got[1]
+    return ActionCodec(edition)
 
 

@@ -11,19 +11,15 @@ from gymnasium import spaces
 from ..editions import Edition, get_edition
 from ..engine import Action, Game, PlayerView, edition_with_options
 from .actions import ActionCodec, IllegalActionIndex
+from .cache import per_edition
 from .observation import ObservationLayout
 
 REWARDS = ("margin", "win")
 
-_layouts: dict[int, tuple[Edition, ObservationLayout]] = {}
 
-
+@per_edition
 def layout_for(edition: Edition) -> ObservationLayout:
-    got = _layouts.get(id(edition))
-    if got is None or got[0] is not edition:
-        got = (edition, ObservationLayout(edition))
-        _layouts[id(edition)] = got
-    return got[1]
+    return ObservationLayout(edition)
 
 
 def resolve_edition(edition: Edition | str, options: dict[str, Any] | None) -> tuple[Edition, Edition]:
@@ -55,6 +51,17 @@ def check_reward_mode(mode: str) -> str:
     if mode not in REWARDS:
         raise ValueError(f"unknown reward {mode!r} (known: {', '.join(REWARDS)})")
     return mode
+
+
+def check_render_mode(mode: str | None, metadata: dict[str, Any]) -> str | None:
+    if mode is not None and mode not in metadata["render_modes"]:
+        raise ValueError(f"render_mode must be one of {metadata['render_modes']} or None")
+    return mode
+
+
+def result_info(result: dict[str, Any]) -> dict[str, Any]:
+    """The final ``info["result"]`` of both environments: totals and winners (copies, not the game's lists)."""
+    return {"scores": [x["total"] for x in result["players"]], "winners": result["winners"][:]}
 
 
 def pick(codec: ActionCodec, table: dict[int, Action], action: Any, game: Game, who: str) -> Action:

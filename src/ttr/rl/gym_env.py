@@ -24,6 +24,7 @@ from ..editions import Edition
 from ..engine import Action, Game
 from .actions import IllegalActionIndex, codec_for
 from .common import (
+    check_render_mode,
     check_reward_mode,
     final_rewards,
     layout_for,
@@ -33,6 +34,7 @@ from .common import (
     pick,
     render_text,
     resolve_edition,
+    result_info,
 )
 from .observation import ObservationEncoder
 
@@ -65,9 +67,7 @@ class TicketToRideEnv(gym.Env):
             raise ValueError(f"illegal_action must be one of {ILLEGAL_POLICIES}")
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_mode = check_reward_mode(reward)
         self.codec = codec_for(self.edition)
         self.layout = layout_for(self.edition)
@@ -121,7 +121,7 @@ class TicketToRideEnv(gym.Env):
             res = self._final_result  # carried by the learner's final view
             assert res is not None
             reward = final_rewards(res, self.reward_mode)[self.seat]
-            info = {"result": {"scores": [x["total"] for x in res["players"]], "winners": res["winners"]}}
+            info = {"result": result_info(res)}
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:

@@ -24,6 +24,7 @@ from ..editions import Edition
 from ..engine import Action, Game, PlayerView
 from .actions import codec_for
 from .common import (
+    check_render_mode,
     check_reward_mode,
     final_rewards,
     layout_for,
@@ -33,6 +34,7 @@ from .common import (
     pick,
     render_text,
     resolve_edition,
+    result_info,
 )
 from .observation import ObservationEncoder
 
@@ -50,9 +52,7 @@ class TicketToRideAEC(AECEnv):
         lo, hi = self.edition.rules.players
         if not isinstance(players, int) or not lo <= players <= hi:
             raise ValueError(f"{self.edition.name} is for {lo}-{hi} players, not {players!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.options = dict(options or {})
         self.players = players
         self.reward_mode = check_reward_mode(reward)
@@ -130,7 +130,7 @@ class TicketToRideAEC(AECEnv):
             for a, seat in self._seat.items():
                 self.rewards[a] = finals[seat]
                 self.terminations[a] = True
-                self.infos[a] = {"result": {"scores": [x["total"] for x in res["players"]], "winners": res["winners"][:]}}
+                self.infos[a] = {"result": result_info(res)}
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.current]
