@@ -7,6 +7,7 @@ told about somewhere definite, so the edition's deck is always fully accounted f
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -14,8 +15,9 @@ from typing import Any
 import pytest
 
 from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, Cards
-from ttr.editions import Edition
+from ttr.editions import Edition, Route
 from ttr.engine import Action, Game, IllegalAction
+from ttr.engine.payments import route_payment_problem
 
 BLIND = Action("draw_blind")
 PASS = Action("pass")
@@ -229,3 +231,27 @@ def view_strings(data: Any) -> set[str]:
     if isinstance(data, list | tuple):
         return set().union(*(view_strings(v) for v in data)) if data else set()
     return set()
+
+
+def assert_views_hide_tickets(g: Game) -> None:
+    """No player's view (as JSON) names a ticket another player holds or is choosing from."""
+    for viewer in range(g.n):
+        others = {g.edition.tickets[t].id for p in range(g.n) if p != viewer for t in g.tickets[p] + g.offered[p]}
+        assert not view_strings(g.view(viewer).to_dict()) & others
+
+
+def assert_claims_pay_validly(g: Game, legal: Iterable[Action]) -> list[tuple[Action, Route]]:
+    """Every claim in `legal` passes the rules' own payment check; returns those claims with their routes."""
+    checked = []
+    for a in legal:
+        if a.type == "claim":
+            route = g.edition.routes[g.edition.route_index[a.route]]
+            assert route_payment_problem(route, a.cards, g.rules) is None
+            checked.append((a, route))
+    return checked
+
+
+def assert_round_trips(g: Game) -> None:
+    """The record replays, and the position rebuilds, to the same game, both through JSON."""
+    assert Game.replay(json.loads(json.dumps(g.record()))) == g
+    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))) == g

@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from positions import (
     arrange,
+    assert_claims_pay_validly,
+    assert_round_trips,
+    assert_views_hide_tickets,
     card_total,
     cards,
     claim,
@@ -24,12 +27,10 @@ from positions import (
     station,
     ticket_total,
     tunnel_pay,
-    view_strings,
 )
 from ttr.cards import CARD_INDEX as CARD
 from ttr.cli import main as cli_main
 from ttr.engine import Action, Game
-from ttr.engine.payments import route_payment_problem
 
 DECLINE = Action("tunnel_decline")
 TUNNEL = "munchen-venezia"  # blue tunnel of 2 spaces
@@ -488,10 +489,7 @@ def check_invariants(g: Game) -> None:
     assert all(0 <= t <= g.rules.trains for t in g.trains)
     assert all(0 <= s <= g.rules.stations for s in g.stations_left)
     if g.phase != "over":
-        for viewer in range(g.n):
-            shown = view_strings(g.view(viewer).to_dict())
-            others = {g.edition.tickets[t].id for p in range(g.n) if p != viewer for t in g.tickets[p] + g.offered[p]}
-            assert not shown & others
+        assert_views_hide_tickets(g)
 
 
 @settings(max_examples=30, deadline=None)
@@ -503,17 +501,13 @@ def test_random_games_conserve_cards_hide_secrets_and_replay(seed: int, players:
     while not g.is_over:
         legal = g.legal_actions()
         if step % 7 == 0:
-            for a in legal:
-                if a.type == "claim":
-                    route = g.edition.routes[g.edition.route_index[a.route]]
-                    assert route_payment_problem(route, a.cards, g.rules) is None
+            assert_claims_pay_validly(g, legal)
         g.apply(rng.choice(legal))
         if step % 7 == 0 or g.phase == "tunnel":
             check_invariants(g)
         step += 1
     check_invariants(g)
-    assert Game.replay(json.loads(json.dumps(g.record()))) == g
-    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))) == g
+    assert_round_trips(g)
     res = g.result()
     for row in res["players"]:
         assert row["total"] == (row["route_points"] + row["ticket_points"] + row["longest_path_bonus"]

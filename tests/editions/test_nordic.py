@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 
 from positions import (
     arrange,
+    assert_claims_pay_validly,
+    assert_round_trips,
+    assert_views_hide_tickets,
     card_total,
     cards,
     claim,
@@ -27,7 +30,6 @@ from positions import (
     started,
     ticket_total,
     tunnel_pay,
-    view_strings,
 )
 from ttr.cards import COLOURS, GRAY, LOCOMOTIVE, PASSENGER, PLUS4, Cards
 from ttr.cli import main as cli_main
@@ -533,10 +535,7 @@ def test_legal_actions_stay_finite_with_every_card_in_one_hand() -> None:
     per_route = Counter(a.route for a in legal if a.type == "claim")
     assert per_route[MURMANSK] <= 8 * 10  # one per colour and number of sets
     assert max(per_route.values()) <= 80 and len(legal) < 1000
-    for a in legal:
-        if a.type == "claim":
-            route = g.edition.routes[g.edition.route_index[a.route]]
-            assert route_payment_problem(route, a.cards, g.rules) is None
+    assert_claims_pay_validly(g, legal)
 
 
 # ---------------------------------------------------------------- whole games
@@ -551,22 +550,15 @@ def test_random_games_conserve_cards_hide_secrets_and_replay(seed: int, players:
     while not g.is_over:
         legal = g.legal_actions()
         if step % 5 == 0:
-            for a in legal:
-                if a.type == "claim":
-                    route = g.edition.routes[g.edition.route_index[a.route]]
-                    assert route_payment_problem(route, a.cards, g.rules) is None
-                    if not (route.ferry or route.tunnel or route.substitute):
-                        assert a.cards[LOCOMOTIVE] == 0
+            for a, route in assert_claims_pay_validly(g, legal):
+                if not (route.ferry or route.tunnel or route.substitute):
+                    assert a.cards[LOCOMOTIVE] == 0
             assert card_total(g) == list(g.edition.deck) and ticket_total(g) == 46
-            for viewer in range(players):
-                others = {g.edition.tickets[t].id for p in range(players) if p != viewer
-                          for t in g.tickets[p] + g.offered[p]}
-                assert not view_strings(g.view(viewer).to_dict()) & others
+            assert_views_hide_tickets(g)
         g.apply(rng.choice(legal))
         step += 1
     assert card_total(g) == list(g.edition.deck) and ticket_total(g) == 46
-    assert Game.replay(json.loads(json.dumps(g.record()))) == g
-    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))) == g
+    assert_round_trips(g)
     res = g.result()
     top = max(r["tickets_completed"] for r in res["players"])
     for r in res["players"]:
