@@ -288,7 +288,7 @@ class ActionCodec:
 
         Walks the same choices as ``payments.route_payments`` for these routes (colour, locomotives
         replaced or sets of any cards, wilds) and fills the "any" cards by the documented canonical
-        rule (``_fill_any``); the tests check payment for payment that the engine offers the same set.
+        rule (the engine's own ``_fill_any``); the tests check payment for payment that the engine offers the same set.
         """
         key = (rc.route, tuple(hand))
         got = self._mirror_cache.get(key)
@@ -301,12 +301,12 @@ class ActionCodec:
         nplus = hand[PLUS4] if plus4_ok else 0
         length = route.length
         out: dict[Cards, int] = {}
+        order = pay._fill_order(hand)
         if rc.kind == SUBSTITUTE:
             s = route.substitute
             for ci, c in enumerate(rc.colours):
                 if not hand[c] and not nloco + nplus:
                     continue
-                order = _fill_order(hand, c)
                 for sets in range(length + 1):
                     needed = length - sets
                     p = [0] * NCARDS
@@ -316,7 +316,7 @@ class ActionCodec:
                     p[LOCOMOTIVE] = min(nloco, short - p[PLUS4])
                     if short - p[PLUS4] - p[LOCOMOTIVE]:
                         continue
-                    if not _fill_any(hand, p, sets * s, order):
+                    if not pay._fill_any(hand, p, sets * s, c, order):
                         break
                     out.setdefault(tuple(p), ci * (length + 1) + sets)
         else:
@@ -324,7 +324,6 @@ class ActionCodec:
             ferry = route.ferry
             rest = length - ferry
             for ci, c in enumerate(rc.colours):
-                order = _fill_order(hand, c)
                 for k in range(ferry + 1):
                     for w in range(max(0, rest - hand[c]), rest + 1):
                         wilds = ferry - k + w
@@ -334,7 +333,7 @@ class ActionCodec:
                         p[c] = rest - w
                         p[PLUS4] = min(wilds, nplus)
                         p[LOCOMOTIVE] = wilds - p[PLUS4]
-                        if _fill_any(hand, p, subst * k, order):
+                        if pay._fill_any(hand, p, subst * k, c, order):
                             out.setdefault(tuple(p), (ci * (ferry + 1) + k) * (rest + 1) + w)
         if len(self._mirror_cache) >= _CACHE_LIMIT // 10:
             self._mirror_cache.clear()
@@ -415,27 +414,6 @@ class ActionCodec:
         k, w = divmod(rem, rest + 1)
         return (f"{COLOURS[rc.colours[ci]]} cards with {w} locomotive(s) among them, and {k} of the {route.ferry} ferry "
                 f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each")
-
-
-def _fill_order(hand: list[int], colour: int) -> tuple[int, ...]:
-    """Where "any" cards come from, by the canonical rule (docs/payments.md): colours other than
-    `colour` from the fewest held (ties: lower index), then `colour`, then +4 locomotives, then locomotives."""
-    order = sorted((c for c in range(_NCOL) if c != colour and hand[c]), key=lambda c: (hand[c], c))
-    return (*order, colour, PLUS4, LOCOMOTIVE)
-
-
-def _fill_any(hand: list[int], p: list[int], n: int, order: tuple[int, ...]) -> bool:
-    """Add n "any" cards to payment `p` in `order` (cards already in `p` are not available).
-    False if the hand runs out."""
-    for c in order:
-        if not n:
-            return True
-        t = hand[c] - p[c]
-        if t > n:
-            t = n
-        p[c] += t
-        n -= t
-    return not n
 
 
 def _single_colour(cards: Cards) -> int:
