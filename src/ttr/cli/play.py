@@ -11,7 +11,7 @@ HELP = "play in the terminal against bots (each decision is picked from a number
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", default="usa")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=None, help="player count (default: one per seat named)")
     p.add_argument("--seats", default="human,medium",
                    help="comma-separated seat kinds: 'human' or a bot name/level (default human,medium)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
@@ -82,13 +82,14 @@ def run(args: argparse.Namespace) -> int:
     from ..engine import Game
 
     seats = [s.strip() for s in args.seats.split(",")]
+    players = args.players or len(seats)
     if len(seats) == 1:
-        seats *= args.players
-    if len(seats) != args.players:
-        print(f"ttr play: --seats names {len(seats)} seats for {args.players} players", file=sys.stderr)
+        seats *= players
+    if len(seats) != players:
+        print(f"ttr play: --seats names {len(seats)} seats for {players} players", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    game = Game(args.edition, args.players, seed)
+    game = Game(args.edition, players, seed)
     bots = {i: make_bot(s, seed=seed + i) for i, s in enumerate(seats) if s != "human"}
     console = Console()
     console.print(f"seed {seed}; seats: {', '.join(f'{i}={s}' for i, s in enumerate(seats))}")
