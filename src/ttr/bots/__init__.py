@@ -30,7 +30,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("one_step", {}),
     "medium": ("route_focus", {}),
     "hard": ("planner", {}),
-    "max": ("ismcts", {"iterations": 300}),
+    "max": ("ismcts", {"iterations": 400}),
 }
 
 

@@ -77,7 +77,7 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = 300, time_per_move: float | None = None,
+    def __init__(self, seed: int | None = None, iterations: int = 400, time_per_move: float | None = None,
                  exploration: float = 0.7, confidence: float = 1.0, depth: int = 2, max_claims: int = 2,
                  max_faceup: int = 2, max_keeps: int = 4, keep_factor: float = 2.0, **options: Any) -> None:
         super().__init__(seed, **options)
