@@ -5,11 +5,10 @@ game) and moves for every player: plan a network over the player's open tickets 
 recomputed only when a planned route is lost), claim a planned route as soon as the hand pays for
 it, otherwise draw the colours the plan needs; with no plan left, claim long routes for points.
 It keeps the tickets whose joint network pays best (points minus half a point per train, over a
-budget of 60% of its trains), draws new tickets with its plan done only while everyone still has
-plenty of trains, always pays tunnels it can, and skips stations and passenger trips. Measured
-against the planner at 2-player USA, these keep and draw rules took the policy from 26% to 44% wins
-(``docs/bots.md``). Actions are
-built directly and checked by ``Game.step``.
+budget of 60% of its trains), draws new tickets with its tickets done only while everyone still
+has plenty of trains, always pays tunnels it can, and skips stations and passenger trips. Against
+the planner at 2-player USA these keep and draw rules took the policy from 26% to 44% wins
+(``benchmarks/bench_playout.py``). Actions are built directly and checked by ``Game.step``.
 """
 
 from __future__ import annotations
