@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..editions import Edition, Ticket
+from ..editions import Edition, Ticket, per_edition
 
 INF = float("inf")
 ROUTE_OVERHEAD = 0.6  # planning weight of one claim turn, in train-equivalents (favours fewer, longer routes)
@@ -43,16 +43,10 @@ class MapInfo:
         self.by_length = sorted(range(self.nroutes), key=lambda r: (-routes[r].length, r))
 
 
-_cache: dict[int, tuple[Edition, MapInfo]] = {}
-
-
+@per_edition
 def map_info(edition: Edition) -> MapInfo:
-    """The cached ``MapInfo`` of an edition (editions are immutable and shared)."""
-    hit = _cache.get(id(edition))
-    if hit is None or hit[0] is not edition:
-        hit = (edition, MapInfo(edition))
-        _cache[id(edition)] = hit
-    return hit[1]
+    """The shared ``MapInfo`` of an edition (editions are immutable)."""
+    return MapInfo(edition)
 
 
 def usable_for(info: MapInfo, owner: Sequence[int], players: int, me: int) -> list[bool]:

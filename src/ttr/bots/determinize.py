@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from ..cards import CARD_NAMES, COLOURS, NCARDS, NO_CARD
-from ..editions import Edition
+from ..editions import Edition, per_edition
 from ..engine import Game
 from ..engine.game import POSITION_FORMAT
 from ..engine.view import PlayerView
@@ -27,19 +27,12 @@ from .memory import Memory
 
 TICKET_BIAS = 3.0  # weight exp(bias * share of the ticket's shortest path the opponent already owns)
 
-_ticket_paths: dict[int, tuple[Edition, list[frozenset[int]]]] = {}
-
-
+@per_edition
 def ticket_paths(edition: Edition) -> list[frozenset[int]]:
     """Per ticket, the routes of its shortest path on the empty map (cached per edition)."""
-    hit = _ticket_paths.get(id(edition))
-    if hit is None or hit[0] is not edition:
-        info = map_info(edition)
-        weights = route_weights(info, [-1] * info.nroutes, 2, 0, 10**6)
-        paths = [frozenset(shortest_path(info, weights, t.a_nodes, t.b_nodes)[1]) for t in edition.tickets]
-        hit = (edition, paths)
-        _ticket_paths[id(edition)] = hit
-    return hit[1]
+    info = map_info(edition)
+    weights = route_weights(info, [-1] * info.nroutes, 2, 0, 10**6)
+    return [frozenset(shortest_path(info, weights, t.a_nodes, t.b_nodes)[1]) for t in edition.tickets]
 
 
 def _weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:

@@ -6,13 +6,14 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import EditionError
+from .derived import per_edition
 from .model import Edition, Route, Rules, Ticket, TicketPolicy, load_edition_file, parse_edition
 
 DATA_DIR = Path(__file__).parent / "data"
 BUILTIN = ("usa", "europe", "nordic", "marklin")
 
 __all__ = ["BUILTIN", "Edition", "Route", "Rules", "Ticket", "TicketPolicy", "get_edition",
-           "load_edition_file", "parse_edition"]
+           "load_edition_file", "parse_edition", "per_edition"]
 
 
 @cache

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NCARDS, NO_CARD, PASSENGER, PLUS4, Cards
-from ..editions import Edition, Route, Ticket, get_edition, parse_edition
+from ..editions import Edition, Route, Ticket, get_edition, parse_edition, per_edition
 from ..errors import EditionError, IllegalAction, MalformedAction, PositionError
 from . import payments as pay
 from .actions import (
@@ -93,7 +93,6 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
 _payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, shape's route, hand part)
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
 ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
-_shapes: dict[int, tuple[Edition, list[ShapeGroup]]] = {}  # holds the edition: its id (and its rules' id) stay unique
 
 
 def _payments(rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
@@ -106,28 +105,24 @@ def _payments(rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) ->
     return payments
 
 
+@per_edition  # holds the edition, so its rules' id, a key of _payment_cache, stays unique
 def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
     """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
     locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
     ferry, substitution) come shortest first so the affordability scan can stop early."""
-    cached = _shapes.get(id(ed))
-    groups = cached[1] if cached is not None and cached[0] is ed else None
-    if groups is None:
-        rules = ed.rules
-        by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
-        for r in ed.routes:
-            by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
-        by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
-        for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
-            wild_ok = pay.wild_allowed(routes[0], rules)[0]
-            special = bool(substitute or (ferry and rules.ferry_substitute_cards))
-            entries = tuple((r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index)
-                             if r.group >= 0 else ()) for r in routes)
-            by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
-        groups = [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
-                  for (colour, wild_ok, special), shapes in by_group.items()]
-        _shapes[id(ed)] = (ed, groups)
-    return groups
+    rules = ed.rules
+    by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
+    for r in ed.routes:
+        by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
+    by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
+    for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
+        wild_ok = pay.wild_allowed(routes[0], rules)[0]
+        special = bool(substitute or (ferry and rules.ferry_substitute_cards))
+        entries = tuple((r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index)
+                         if r.group >= 0 else ()) for r in routes)
+        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
+    return [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
+            for (colour, wild_ok, special), shapes in by_group.items()]
 
 
 class Game:

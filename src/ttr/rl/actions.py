@@ -31,7 +31,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from ..cards import COLOURS, GRAY, LOCOMOTIVE, NCARDS, PASSENGER, PLUS4, Cards
-from ..editions import Edition, Route, Rules
+from ..editions import Edition, Route, Rules, per_edition
 from ..engine import Action, IllegalAction
 from ..engine import payments as pay
 from ..engine.actions import (
@@ -48,7 +48,6 @@ from ..engine.actions import (
     TUNNEL_PAY,
     normalise_mix,
 )
-from .cache import per_edition
 
 if TYPE_CHECKING:
     from ..engine import PlayerView

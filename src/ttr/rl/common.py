@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ..editions import Edition, get_edition
+from ..editions import Edition, get_edition, per_edition
 from ..engine import Action, Game, PlayerView, edition_with_options
 from .actions import ActionCodec, IllegalActionIndex
-from .cache import per_edition
 from .observation import ObservationLayout
 
 REWARDS = ("margin", "win")

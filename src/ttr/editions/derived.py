@@ -1,4 +1,5 @@
-"""One object per edition, built on first use and shared (the codec, the observation layout)."""
+"""Tables derived from an edition, built on first use and shared (engine claim shapes, bot map tables,
+the RL codec and observation layout)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..editions import Edition
+from .model import Edition
 
 T = TypeVar("T")
 
