@@ -1,6 +1,6 @@
 """Engine speed benchmark; the same as ``ttr bench`` (see src/ttr/cli/bench.py).
 
-    python benchmarks/bench_engine.py [--seconds 3] [--editions usa,europe,nordic,marklin]
+python benchmarks/bench_engine.py [--seconds 3] [--editions usa,europe,nordic,marklin]
 """
 
 import argparse

@@ -38,10 +38,17 @@ def crowded(players: int, passenger_cards: int, seed: int = 0) -> Game:
     rest = Counter({CARD_NAMES[i]: k for i, k in enumerate(ed.deck)})
     rest.subtract({"passenger": passenger_cards, "white": 5})
     cities = sorted((c for c in range(ed.ncities) if ed.city_area[c] is None), key=lambda c: -len(ed.adjacency[c]))
-    d.update(routes=owners, phase="turn", current=0, offered=[[] for _ in range(players)],
-             hands=[{"passenger": passenger_cards}] + [{} for _ in range(players - 1)],
-             market=["white"] * 5, deck=list(rest.elements()), discard=[],
-             passengers=[[ed.city_ids[c] for c in cities[:3]]] + [[None] * 3 for _ in range(players - 1)])
+    d.update(
+        routes=owners,
+        phase="turn",
+        current=0,
+        offered=[[] for _ in range(players)],
+        hands=[{"passenger": passenger_cards}] + [{} for _ in range(players - 1)],
+        market=["white"] * 5,
+        deck=list(rest.elements()),
+        discard=[],
+        passengers=[[ed.city_ids[c] for c in cities[:3]]] + [[None] * 3 for _ in range(players - 1)],
+    )
     return Game.from_dict(d)
 
 
@@ -65,8 +72,10 @@ def main() -> None:
             h = g.clone()
             h.apply(a)
             worth.setdefault(a.city or "", []).append(sum(h.tokens[0]))
-        print(f"{k:2d} passenger cards: legal_actions {min(times) * 1000:6.1f} ms, {len(trips):2d} trips offered "
-              f"(points, cheapest first: {'; '.join(f'{c} {v}' for c, v in worth.items())})")
+        print(
+            f"{k:2d} passenger cards: legal_actions {min(times) * 1000:6.1f} ms, {len(trips):2d} trips offered "
+            f"(points, cheapest first: {'; '.join(f'{c} {v}' for c, v in worth.items())})"
+        )
         assert all(a.cards[PASSENGER] <= k for a in trips)
 
 

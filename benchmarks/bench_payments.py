@@ -63,8 +63,7 @@ def clear_memo() -> None:
         memo.clear()
 
 
-def time_legal(base: dict[str, Any], deck: tuple[int, ...], hand: list[int], stations_left: int,
-               repeat: int) -> dict[str, float]:
+def time_legal(base: dict[str, Any], deck: tuple[int, ...], hand: list[int], stations_left: int, repeat: int) -> dict[str, float]:
     cold, warm = [], []
     for _ in range(repeat):
         g = position(base, deck, hand, stations_left)
@@ -76,15 +75,18 @@ def time_legal(base: dict[str, Any], deck: tuple[int, ...], hand: list[int], sta
         t = time.process_time()
         g.legal_actions()
         warm.append(time.process_time() - t)
-    return {"cold_ms_median": statistics.median(cold) * 1e3, "cold_ms_max": max(cold) * 1e3,
-            "warm_ms_median": statistics.median(warm) * 1e3}
+    return {
+        "cold_ms_median": statistics.median(cold) * 1e3,
+        "cold_ms_max": max(cold) * 1e3,
+        "warm_ms_median": statistics.median(warm) * 1e3,
+    }
 
 
-def worst_hand(base: dict[str, Any], deck: tuple[int, ...], stations_left: int, search: int,
-               rng: random.Random) -> tuple[list[int], int]:
+def worst_hand(
+    base: dict[str, Any], deck: tuple[int, ...], stations_left: int, search: int, rng: random.Random
+) -> tuple[list[int], int]:
     """The hand with the most legal actions found: fixed candidates, random hands, then a hill climb."""
-    candidates = [list(deck), [4] * 8 + [4], [min(6, deck[i]) for i in range(KINDS)],
-                  [3] * 8 + [deck[8]], [12] * 8 + [0]]
+    candidates = [list(deck), [4] * 8 + [4], [min(6, deck[i]) for i in range(KINDS)], [3] * 8 + [deck[8]], [12] * 8 + [0]]
     for _ in range(search // 2):
         size = rng.randint(30, 45)
         hand = [0] * KINDS
@@ -129,17 +131,26 @@ def main() -> int:
         g = position(base, deck, hand, stations_left)
         kinds = Counter(a.type for a in g.legal_actions())
         per_route = Counter(a.route for a in g.legal_actions() if a.type == "claim")
-        row: dict[str, Any] = {"edition": edition, "players": players, "stations_left": stations_left,
-                               "hand": {CARD_NAMES[i]: k for i, k in enumerate(hand) if k}, "hand_size": sum(hand),
-                               "legal_actions": n, "by_type": dict(kinds),
-                               "most_per_route": per_route.most_common(3)}
+        row: dict[str, Any] = {
+            "edition": edition,
+            "players": players,
+            "stations_left": stations_left,
+            "hand": {CARD_NAMES[i]: k for i, k in enumerate(hand) if k},
+            "hand_size": sum(hand),
+            "legal_actions": n,
+            "by_type": dict(kinds),
+            "most_per_route": per_route.most_common(3),
+        }
         row.update(time_legal(base, deck, hand, stations_left, args.repeat))
         ed = g.edition
         special = [r for r in ed.routes if r.substitute or r.ferry >= 2]
         if special:
             r = max(special, key=lambda r: len(route_payments(r, hand, ed.rules)))
-            row["route_payments_us"] = {"route": r.id, "payments": len(route_payments(r, hand, ed.rules)),
-                                        "us_per_call": per_call_us(route_payments, r, hand, ed.rules)}
+            row["route_payments_us"] = {
+                "route": r.id,
+                "payments": len(route_payments(r, hand, ed.rules)),
+                "us_per_call": per_call_us(route_payments, r, hand, ed.rules),
+            }
         claim = max((a for a in g.legal_actions() if a.type == "claim"), key=lambda a: sum(a.cards or ()))
         route = ed.routes[ed.route_index[claim.route]]
         row["largest_listed_payment"] = f"{claim.route} {sum(claim.cards or ())} cards"
@@ -151,8 +162,14 @@ def main() -> int:
     deck = Game("nordic", 3, 0).edition.deck
     g = position(base, deck, [12, 12, 12, 0, 0, 0, 0, 0, 0], 0)
     action = Action("claim", route="lieksa-murmansk", cards=(12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0))
-    rows.append({"edition": "nordic", "case": "36-card Murmansk–Lieksa payment named explicitly",
-                 "is_legal": g.is_legal(action), "is_legal_us": per_call_us(g.is_legal, action)})
+    rows.append(
+        {
+            "edition": "nordic",
+            "case": "36-card Murmansk–Lieksa payment named explicitly",
+            "is_legal": g.is_legal(action),
+            "is_legal_us": per_call_us(g.is_legal, action),
+        }
+    )
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -160,16 +177,22 @@ def main() -> int:
         if "legal_actions" not in row:
             print(f"{row['edition']}: {row['case']}: legal={row['is_legal']}, is_legal {row['is_legal_us']:.1f} µs")
             continue
-        print(f"{row['edition']} ({row['players']}p, stations left {row['stations_left']}): worst hand "
-              f"{row['hand_size']} cards {row['hand']}")
+        print(
+            f"{row['edition']} ({row['players']}p, stations left {row['stations_left']}): worst hand "
+            f"{row['hand_size']} cards {row['hand']}"
+        )
         print(f"  legal actions {row['legal_actions']} {row['by_type']}; most per route {row['most_per_route']}")
-        print(f"  legal_actions(): cold median {row['cold_ms_median']:.2f} ms (max {row['cold_ms_max']:.2f}), "
-              f"warm median {row['warm_ms_median']:.2f} ms")
+        print(
+            f"  legal_actions(): cold median {row['cold_ms_median']:.2f} ms (max {row['cold_ms_max']:.2f}), "
+            f"warm median {row['warm_ms_median']:.2f} ms"
+        )
         if "route_payments_us" in row:
             rp = row["route_payments_us"]
             print(f"  route_payments({rp['route']}): {rp['payments']} payments, {rp['us_per_call']:.1f} µs/call")
-        print(f"  checking the largest listed payment ({row['largest_listed_payment']}): route_payment_problem "
-              f"{row['route_payment_problem_us']:.2f} µs, is_legal {row['is_legal_us']:.1f} µs")
+        print(
+            f"  checking the largest listed payment ({row['largest_listed_payment']}): route_payment_problem "
+            f"{row['route_payment_problem_us']:.2f} µs, is_legal {row['is_legal_us']:.1f} µs"
+        )
     return 0
 
 

@@ -59,8 +59,10 @@ def main() -> None:
             side[1] += row["route_points"] * share
     games = args.games
     elapsed = time.process_time() - start
-    print(f"{args.edition} {n}p, policy vs {args.against}, {games} games: win share {wins / games:.3f} "
-          f"(par {1 / n:.3f}), mean margin {margin / games:+.1f}")
+    print(
+        f"{args.edition} {n}p, policy vs {args.against}, {games} games: win share {wins / games:.3f} "
+        f"(par {1 / n:.3f}), mean margin {margin / games:+.1f}"
+    )
     for side, (tickets, routes) in points.items():
         print(f"  {side:7s} ticket points {tickets / games:6.1f}  route points {routes / games:6.1f}")
     print(f"  {1000 * elapsed / games:.1f} ms CPU a game (both sides), {fallbacks} policy moves fell back")

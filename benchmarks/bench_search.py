@@ -41,9 +41,11 @@ def main() -> None:
         for event in game.apply(action):
             for q, bot in enumerate(bots):
                 bot.observe(event.for_player(q))
-    print(f"{args.edition} {n}p, {args.iterations} iterations: {searched} searched decisions "
-          f"({searched / n:.0f} a player), {1000 * cpu / max(1, iterations):.2f} ms CPU an iteration, "
-          f"{cpu / max(1, searched):.3f} s CPU a searched decision")
+    print(
+        f"{args.edition} {n}p, {args.iterations} iterations: {searched} searched decisions "
+        f"({searched / n:.0f} a player), {1000 * cpu / max(1, iterations):.2f} ms CPU an iteration, "
+        f"{cpu / max(1, searched):.3f} s CPU a searched decision"
+    )
 
 
 if __name__ == "__main__":

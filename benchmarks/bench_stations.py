@@ -126,11 +126,13 @@ def main() -> int:
     own = [i for i, o in enumerate(g.route_owner) if o == 0]
     cities = [c for c, o in enumerate(g.station_owner) if o == 0]
     tickets = [ed.tickets[t] for t in g.tickets[0]]
-    row = {"case": "one player, 3 hub stations, 46 tickets", **info,
-           "result": cpu_ms(g.result, args.repeat),
-           "station_search_player0": cpu_ms(lambda: best_station_routes(ed, own, cities, g.route_owner, 0, tickets),
-                                            args.repeat),
-           "borrowed": g.result()["players"][0]["station_routes"]}
+    row = {
+        "case": "one player, 3 hub stations, 46 tickets",
+        **info,
+        "result": cpu_ms(g.result, args.repeat),
+        "station_search_player0": cpu_ms(lambda: best_station_routes(ed, own, cities, g.route_owner, 0, tickets), args.repeat),
+        "borrowed": g.result()["players"][0]["station_routes"],
+    }
     rows.append(row)
 
     g, info = five_players_worst()
@@ -145,9 +147,13 @@ def main() -> int:
             game.result()
             best = min(best, time.process_time() - t)
         each.append(best)
-    rows.append({"case": f"finished random games ({args.games}, 2-5 players)",
-                 "result": {"median_ms": statistics.median(each) * 1e3, "max_ms": max(each) * 1e3},
-                 "stations_built_mean": statistics.fmean(sum(1 for o in game.station_owner if o >= 0) for game in done)})
+    rows.append(
+        {
+            "case": f"finished random games ({args.games}, 2-5 players)",
+            "result": {"median_ms": statistics.median(each) * 1e3, "max_ms": max(each) * 1e3},
+            "stations_built_mean": statistics.fmean(sum(1 for o in game.station_owner if o >= 0) for game in done),
+        }
+    )
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

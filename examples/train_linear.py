@@ -32,13 +32,13 @@ def action_features(codec: ActionCodec) -> np.ndarray:
     extra = ["claim_length", "claim_points", "claim_wilds", "tickets_kept"]
     feats = np.zeros((codec.size, len(names) + len(extra)), dtype=np.float64)
     for j, b in enumerate(codec.blocks.values()):
-        feats[b.start: b.stop, j] = 1.0
+        feats[b.start : b.stop, j] = 1.0
     col = len(names)
     ed = codec.edition
     for rc in codec.route_codes:
         route = ed.routes[rc.route]
-        feats[rc.start: rc.start + rc.size, col] = route.length / 6
-        feats[rc.start: rc.start + rc.size, col + 1] = route.points / 15
+        feats[rc.start : rc.start + rc.size, col] = route.length / 6
+        feats[rc.start : rc.start + rc.size, col + 1] = route.points / 15
         if rc.kind == "plain":
             width = rc.hi - rc.lo + 1
             for code in range(rc.size):
@@ -79,8 +79,9 @@ class LinearPolicy:
             self.weights[legal] += (lr_obs * g)[:, None].astype(np.float32) * x[None, :]
 
 
-def play(env: TicketToRideEnv, policy: LinearPolicy | None, seed: int,
-         rng: np.random.Generator) -> tuple[float, list[tuple], dict]:
+def play(
+    env: TicketToRideEnv, policy: LinearPolicy | None, seed: int, rng: np.random.Generator
+) -> tuple[float, list[tuple], dict]:
     obs, _ = env.reset(seed=seed)
     steps: list[tuple] = []
     while True:
@@ -133,8 +134,10 @@ def main() -> None:
         recent.append(win_share(env, info))
         episode += 1
         if episode % 500 == 0:
-            print(f"  episode {episode:6d}  {time.perf_counter() - start:6.0f}s  win rate (last 500, sampling) "
-                  f"{np.mean(recent[-500:]):.3f}  mean margin baseline {baseline * 50:+.1f}")
+            print(
+                f"  episode {episode:6d}  {time.perf_counter() - start:6.0f}s  win rate (last 500, sampling) "
+                f"{np.mean(recent[-500:]):.3f}  mean margin baseline {baseline * 50:+.1f}"
+            )
     trained_s = time.perf_counter() - start
     print(f"trained {episode} episodes in {trained_s:.0f}s")
     n = args.eval_games
@@ -143,8 +146,7 @@ def main() -> None:
     se = lambda p: (p * (1 - p) / n) ** 0.5  # noqa: E731
     print(f"evaluation: {n} games vs random on {args.edition}, seats random, same seeds for both rows")
     print(f"  trained linear policy:      win rate {trained[0]:.3f} ± {se(trained[0]):.3f}, mean margin {trained[1]:+.1f}")
-    print(f"  untrained (uniform random): win rate {untrained[0]:.3f} ± {se(untrained[0]):.3f}, "
-          f"mean margin {untrained[1]:+.1f}")
+    print(f"  untrained (uniform random): win rate {untrained[0]:.3f} ± {se(untrained[0]):.3f}, mean margin {untrained[1]:+.1f}")
 
 
 if __name__ == "__main__":

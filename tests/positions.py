@@ -195,8 +195,9 @@ def hand_of(g: Game, p: int) -> dict[str, int]:
     return {CARD_NAMES[i]: k for i, k in enumerate(g.hands[p]) if k}
 
 
-def refused(g: Game, action: Action | dict[str, Any], code: str, match: str | None = None,
-            player: int | None = None) -> IllegalAction:
+def refused(
+    g: Game, action: Action | dict[str, Any], code: str, match: str | None = None, player: int | None = None
+) -> IllegalAction:
     """Assert `action` raises IllegalAction with `code` (and a reason matching `match`), is not offered,
     and changes nothing."""
     before = g.to_dict()
@@ -218,8 +219,12 @@ def route_ids(actions: Iterable[Action], kind: str = "claim") -> set[str]:
 
 def ticket_total(g: Game) -> int:
     """Tickets held, offered, in the decks and out of the game: always the edition's whole set."""
-    return (sum(len(t) for t in g.tickets) + sum(len(t) for t in g.offered)
-            + sum(len(d) for d in g.ticket_decks.values()) + len(g.removed_tickets))
+    return (
+        sum(len(t) for t in g.tickets)
+        + sum(len(t) for t in g.offered)
+        + sum(len(d) for d in g.ticket_decks.values())
+        + len(g.removed_tickets)
+    )
 
 
 def view_strings(data: Any) -> set[str]:

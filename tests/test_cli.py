@@ -35,8 +35,10 @@ def test_editions_unknown_is_a_clear_error(capsys) -> None:
 
 def test_simulate_writes_records_that_replay(tmp_path: Path, capsys) -> None:
     out = tmp_path / "games.jsonl"
-    assert main(["simulate", "--edition", "usa", "--players", "4", "--games", "12", "--seed", "1",
-                 "--jobs", "2", "--out", str(out)]) == 0
+    assert (
+        main(["simulate", "--edition", "usa", "--players", "4", "--games", "12", "--seed", "1", "--jobs", "2", "--out", str(out)])
+        == 0
+    )
     table = capsys.readouterr().out
     assert "win rate" in table and "wins by seat" in table
     lines = out.read_text().splitlines()

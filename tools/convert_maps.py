@@ -78,10 +78,14 @@ EDITION_RULES: dict[str, dict] = {
     "marklin": {
         "passenger_flush": 3,
         "passengers": 3,
-        "initial_tickets": {"choose_mix": True, "count": 4, "decks": ["short", "long"], "keep_min": 2,
-                            "returned": "bottom_then_shuffle"},
-        "draw_tickets": {"choose_mix": True, "count": 4, "decks": ["short", "long"], "keep_min": 1,
-                         "returned": "bottom"},
+        "initial_tickets": {
+            "choose_mix": True,
+            "count": 4,
+            "decks": ["short", "long"],
+            "keep_min": 2,
+            "returned": "bottom_then_shuffle",
+        },
+        "draw_tickets": {"choose_mix": True, "count": 4, "decks": ["short", "long"], "keep_min": 1, "returned": "bottom"},
         "longest_path_bonus": 0,
         "most_tickets_bonus": 10,
         "tiebreakers": ["tickets_completed"],
@@ -98,11 +102,40 @@ NAMES = {
 # Provisional Märklin merchandise layout (the real one is printed on the board and could not be
 # sourced): Berlin black; then the German cities by population, six red, twelve yellow, sixteen white.
 MARKLIN_BY_SIZE = [
-    "Hamburg", "München", "Köln", "Frankfurt", "Stuttgart", "Düsseldorf",
-    "Leipzig", "Dortmund", "Bremen", "Dresden", "Hannover", "Nürnberg", "Münster", "Karlsruhe",
-    "Mannheim", "Augsburg", "Kiel", "Chemnitz",
-    "Magdeburg", "Freiburg", "Mainz", "Erfurt", "Rostock", "Kassel", "Saarbrücken", "Regensburg",
-    "Würzburg", "Ulm", "Koblenz", "Bremerhaven", "Schwerin", "Konstanz", "Emden", "Lindau",
+    "Hamburg",
+    "München",
+    "Köln",
+    "Frankfurt",
+    "Stuttgart",
+    "Düsseldorf",
+    "Leipzig",
+    "Dortmund",
+    "Bremen",
+    "Dresden",
+    "Hannover",
+    "Nürnberg",
+    "Münster",
+    "Karlsruhe",
+    "Mannheim",
+    "Augsburg",
+    "Kiel",
+    "Chemnitz",
+    "Magdeburg",
+    "Freiburg",
+    "Mainz",
+    "Erfurt",
+    "Rostock",
+    "Kassel",
+    "Saarbrücken",
+    "Regensburg",
+    "Würzburg",
+    "Ulm",
+    "Koblenz",
+    "Bremerhaven",
+    "Schwerin",
+    "Konstanz",
+    "Emden",
+    "Lindau",
 ]
 
 
@@ -127,8 +160,15 @@ def convert(edition: str, src: dict, coords: dict[str, list[float]]) -> dict:
                 node = f"{slug(name)}-{slug(other)}"
                 node_of[(name, ep["route_id"])] = node
                 # Draw each border endpoint a quarter of the way from the country's point towards its city.
-                cities.append({"id": node, "name": name, "area": slug(name),
-                               "lat": round(lat + (olat - lat) * 0.25, 4), "lon": round(lon + (olon - lon) * 0.25, 4)})
+                cities.append(
+                    {
+                        "id": node,
+                        "name": name,
+                        "area": slug(name),
+                        "lat": round(lat + (olat - lat) * 0.25, 4),
+                        "lon": round(lon + (olon - lon) * 0.25, 4),
+                    }
+                )
         else:
             cities.append({"id": slug(name), "name": name, "lat": lat, "lon": lon})
 

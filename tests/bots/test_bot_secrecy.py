@@ -13,8 +13,16 @@ from ttr.bots import make_bot
 from ttr.engine import Game
 from ttr.engine.view import PlayerView
 
-BOTS = ["random", "destination_hungry", "route_focus", "one_step", "long_route", "racer", "planner",
-        "ismcts:iterations=6:depth=2"]
+BOTS = [
+    "random",
+    "destination_hungry",
+    "route_focus",
+    "one_step",
+    "long_route",
+    "racer",
+    "planner",
+    "ismcts:iterations=6:depth=2",
+]
 
 
 def hidden_shuffle(game: Game, me: int, rng: random.Random) -> Game:

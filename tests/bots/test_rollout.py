@@ -24,8 +24,7 @@ def offer(tickets: list[str], trains: int) -> Game:
     g = started("usa", 2, seed=3)
     ed = g.edition
     rest = [t.id for t in ed.tickets if t.id not in tickets and t.id != "boston-miami"]
-    g = arrange(g, tickets=[[], ["boston-miami"]], ticket_deck=[*tickets, *rest], current=0, phase="turn",
-                trains=[trains, 45])
+    g = arrange(g, tickets=[[], ["boston-miami"]], ticket_deck=[*tickets, *rest], current=0, phase="turn", trains=[trains, 45])
     g.step(Action(DRAW_TICKETS))
     assert g.phase == "keep_tickets"
     return g
@@ -47,11 +46,14 @@ def test_short_of_trains_it_keeps_only_what_it_can_reach() -> None:
     assert "los-angeles-new-york" not in (action.tickets or ())
 
 
-@pytest.mark.parametrize(("mine", "theirs", "draws"), [
-    (45, 45, True),
-    (TICKET_MIN_TRAINS - 1, 45, False),
-    (45, TICKET_MIN_ALL - 1, False),
-])
+@pytest.mark.parametrize(
+    ("mine", "theirs", "draws"),
+    [
+        (45, 45, True),
+        (TICKET_MIN_TRAINS - 1, 45, False),
+        (45, TICKET_MIN_ALL - 1, False),
+    ],
+)
 def test_draws_tickets_only_while_trains_are_plentiful(mine: int, theirs: int, draws: bool) -> None:
     g = started("usa", 2, seed=3)
     g = arrange(g, tickets=[[], []], current=0, phase="turn", trains=[mine, theirs], hands={0: {}, 1: {}})

@@ -15,8 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 STATIC_I18N = ROOT / "src" / "ttr" / "server" / "static" / "i18n"
@@ -103,8 +110,9 @@ def state(server: Server, game_id: str, token: str, seat: int | None = None) -> 
     return server.api("GET", f"/api/games/{game_id}/state{q}", token)
 
 
-def wait_state(server: Server, game_id: str, token: str, ok: Callable[[dict[str, Any]], bool],
-               timeout: float = 20) -> dict[str, Any]:
+def wait_state(
+    server: Server, game_id: str, token: str, ok: Callable[[dict[str, Any]], bool], timeout: float = 20
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         st = state(server, game_id, token)
@@ -137,8 +145,12 @@ def play_to_the_end(server: Server, game_id: str, token: str, limit: int = 600) 
         if st["view"]["phase"] == "over":
             return st
         try:
-            server.api("POST", f"/api/games/{game_id}/actions", token,
-                       {"action": quick_choice(st["legal"]), "expected_seq": st["seq"], "seat": st["seat"]})
+            server.api(
+                "POST",
+                f"/api/games/{game_id}/actions",
+                token,
+                {"action": quick_choice(st["legal"]), "expected_seq": st["seq"], "seat": st["seat"]},
+            )
         except ApiFailure as exc:
             if exc.status != 409:
                 raise
@@ -155,16 +167,37 @@ def screenshot_path(name: str) -> Path:
 def engine_state(game: Any, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
     """The GET /state answer for `seat`, built exactly as the server builds it (view JSON + legal actions)."""
     my_turn = not game.is_over and game.current == seat
-    return {"seq": len(game.history) + 1, "seat": seat, "seats_controlled": [seat], "view": game.view(seat).to_dict(),
-            "legal": [a.to_json() for a in game.legal_actions()] if my_turn else [], "can_undo": False, "summary": summary}
+    return {
+        "seq": len(game.history) + 1,
+        "seat": seat,
+        "seats_controlled": [seat],
+        "view": game.view(seat).to_dict(),
+        "legal": [a.to_json() for a in game.legal_actions()] if my_turn else [],
+        "can_undo": False,
+        "summary": summary,
+    }
 
 
 def fake_summary(game_id: str, edition: str, players: int, over: bool = False) -> dict[str, Any]:
     seats = [{"seat": 0, "type": "human", "joined": True, "name": "Ana"}]
     seats += [{"seat": i, "type": "bot", "level": "easy", "joined": True} for i in range(1, players)]
-    return {"game_id": game_id, "name": None, "edition": edition, "players": players, "options": {}, "hotseat": False,
-            "public": False, "seats": seats, "status": "finished" if over else "active", "phase": "turn", "current": 0,
-            "turn": 1, "created_at": "", "updated_at": "", "seq": 1}
+    return {
+        "game_id": game_id,
+        "name": None,
+        "edition": edition,
+        "players": players,
+        "options": {},
+        "hotseat": False,
+        "public": False,
+        "seats": seats,
+        "status": "finished" if over else "active",
+        "phase": "turn",
+        "current": 0,
+        "turn": 1,
+        "created_at": "",
+        "updated_at": "",
+        "seq": 1,
+    }
 
 
 class FakeGame:
@@ -199,8 +232,14 @@ class FakeGame:
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
 
-def play_until(edition: str, players: int, seed: int, found: Callable[[Any, list[Any]], bool], steps: int = 4000,
-               prefer: Callable[[Any, Any], bool] | None = None) -> Any:
+def play_until(
+    edition: str,
+    players: int,
+    seed: int,
+    found: Callable[[Any, list[Any]], bool],
+    steps: int = 4000,
+    prefer: Callable[[Any, Any], bool] | None = None,
+) -> Any:
     """Play a seeded game with random legal actions (those `prefer`red first, then claims) until `found(game, legal)`;
     None if it never is."""
     import random

@@ -38,9 +38,27 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     log = (data / "serve.log").open("wb")
     env = {**os.environ, "TTR_DATA_DIR": str(data)}
     env.pop("TTR_DATABASE_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "ttr", "serve", "--port", str(port), "--db", str(data / "ttr.sqlite3"),
-                             "--bot-delay", "0", "--no-access-log", "--log-level", "warning"],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=str(data))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ttr",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(data / "ttr.sqlite3"),
+            "--bot-delay",
+            "0",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+        cwd=str(data),
+    )
     srv = Server(f"http://127.0.0.1:{port}", proc)
     deadline = time.monotonic() + 40
     while True:
@@ -83,8 +101,12 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page = ctx.new_page()
         page.set_default_timeout(30000)  # generous: CI machines may be busy
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("console", lambda m: errors.append(f"console: {m.text}")
-                if m.type == "error" and "Failed to load resource" not in m.text else None)
+        page.on(
+            "console",
+            lambda m: (
+                errors.append(f"console: {m.text}") if m.type == "error" and "Failed to load resource" not in m.text else None
+            ),
+        )
         return page
 
     yield make

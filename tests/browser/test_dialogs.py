@@ -199,15 +199,19 @@ def test_board_in_the_middle_of_a_game(server: Server, new_page: Any, edition: s
     page, _ = open_fake(new_page, server, game, f"fakemid{edition}")
     claimed = page.locator("g.route.claimed")
     assert claimed.count() == len(view["routes"]) > 10
-    owners = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('g.route.claimed')]"
-                           ".map(g => [g.dataset.route, Number(g.dataset.owner)]))")
+    owners = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('g.route.claimed')]"
+        ".map(g => [g.dataset.route, Number(g.dataset.owner)]))"
+    )
     assert owners == view["routes"]
     assert page.locator("use.station").count() == len(view["stations"])
     placed = [c for p in view["public"] for c in p["passengers"] if c not in (None, "gone")]
     assert page.locator("use.passenger").count() == len(placed)
     assert page.locator("g.merch").count() == len(view["merchandise"])
-    tops = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('g.merch')]"
-                         ".map(g => [g.dataset.city, Number(g.querySelector('.merch-value').textContent)]))")
+    tops = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('g.merch')]"
+        ".map(g => [g.dataset.city, Number(g.querySelector('.merch-value').textContent)]))"
+    )
     assert tops == {city: stack[0] for city, stack in view["merchandise"].items()}
     for seat, p in enumerate(view["public"]):
         row = page.locator(f".player[data-seat='{seat}'] .player-stats")

@@ -194,8 +194,9 @@ def test_refused_actions_are_explained(server: Server, new_page: Any) -> None:
     st = state(server, gid, token)
     view = st["view"]
     # An action the server refuses: its own message is shown.
-    free = next(r for r in server.api("GET", "/api/editions/usa/map")["routes"]
-                if r["id"] not in view["routes"] and r["length"] >= 5)
+    free = next(
+        r for r in server.api("GET", "/api/editions/usa/map")["routes"] if r["id"] not in view["routes"] and r["length"] >= 5
+    )
     bad = {"type": "claim", "route": free["id"], "cards": {"locomotive": 1}}
     with pytest.raises(ApiFailure) as refused:
         server.api("POST", f"/api/games/{gid}/actions", token, {"action": bad})
@@ -204,8 +205,11 @@ def test_refused_actions_are_explained(server: Server, new_page: Any) -> None:
     page.wait_for_selector(".toast-error")
     assert page.inner_text(".toast-error").startswith(f"Refused: {message}")
     # A click on a route the player cannot pay for says why without asking the server.
-    unpaid = [r for r in server.api("GET", "/api/editions/usa/map")["routes"]
-              if r["id"] not in view["routes"] and not any(a.get("route") == r["id"] for a in st["legal"])]
+    unpaid = [
+        r
+        for r in server.api("GET", "/api/editions/usa/map")["routes"]
+        if r["id"] not in view["routes"] and not any(a.get("route") == r["id"] for a in st["legal"])
+    ]
     page.locator(f"g.route[data-route='{unpaid[0]['id']}'] .space").first.click()
     page.wait_for_selector(".toast-info")
     assert "needs" in page.inner_text(".toast-info") or "closed" in page.inner_text(".toast-info")

@@ -139,7 +139,10 @@ def test_ferry_with_two_icons_needs_two_locomotives() -> None:
 def test_ferry_with_one_icon_one_locomotive_and_one_colour() -> None:
     g = arrange(eu(), hands={0: {"red": 3, "blue": 1, "locomotive": 2}}, current=0)
     assert claims(g, "dieppe-london/1") == {
-        (("locomotive", 1), ("red", 1)), (("blue", 1), ("locomotive", 1)), (("locomotive", 2),)}
+        (("locomotive", 1), ("red", 1)),
+        (("blue", 1), ("locomotive", 1)),
+        (("locomotive", 2),),
+    }
     refused(g, claim("dieppe-london/1", red=2), "bad_payment", "needs 1 locomotive")
     refused(g, claim("dieppe-london/1", red=1, blue=1), "bad_payment", "one colour")
     g.apply(claim("dieppe-london/1", red=1, locomotive=1))
@@ -181,8 +184,9 @@ def test_tunnel_extra_cost_counts_the_played_colour_and_locomotives(revealed: li
     assert g.phase == "tunnel" and g.current == 0
     assert hand_of(g, 0) == {"blue": 3, "locomotive": 3}  # the two blue cards lie on the table
     pays = {tuple(sorted(a.to_json()["cards"].items())) for a in g.legal_actions() if a.type == "tunnel_pay"}
-    assert pays == {tuple(sorted({k: v for k, v in (("blue", extra - w), ("locomotive", w)) if v}.items()))
-                    for w in range(extra + 1)}
+    assert pays == {
+        tuple(sorted({k: v for k, v in (("blue", extra - w), ("locomotive", w)) if v}.items())) for w in range(extra + 1)
+    }
     assert DECLINE in g.legal_actions()
     refused(g, tunnel_pay(blue=extra, locomotive=1), "bad_payment", f"asks for {extra} more")
     refused(g, tunnel_pay(red=extra), "cards_not_in_hand", "you have 0 red")
@@ -190,14 +194,12 @@ def test_tunnel_extra_cost_counts_the_played_colour_and_locomotives(revealed: li
     assert g.route_owner[g.edition.route_index[TUNNEL]] == 0 and g.phase == "turn" and g.current == 1
     assert hand_of(g, 0) == {k: v for k, v in (("blue", 3 - extra + 1), ("locomotive", 2)) if v}
     assert g.scores[0] == 2 and g.trains[0] == 43
-    assert Counter(g.discard) == Counter([CARD["blue"]] * (2 + extra - 1) + [CARD["locomotive"]]
-                                         + [CARD[c] for c in revealed])
+    assert Counter(g.discard) == Counter([CARD["blue"]] * (2 + extra - 1) + [CARD["locomotive"]] + [CARD[c] for c in revealed])
     assert card_total(g) == list(g.edition.deck)
 
 
 def test_gray_tunnel_matches_the_colour_played_and_the_eight_route_scores_21() -> None:
-    g = arrange(eu(), hands={0: {"red": 9, "green": 3, "locomotive": 1}}, deck_top=["red", "green", "locomotive"],
-                current=0)
+    g = arrange(eu(), hands={0: {"red": 9, "green": 3, "locomotive": 1}}, deck_top=["red", "green", "locomotive"], current=0)
     g.apply(claim("petrograd-stockholm", red=8))
     assert g.tunnel is not None and g.tunnel[3] == 2  # red and the locomotive match; green does not
     refused(g, tunnel_pay(green=2), "bad_payment", "must be red or locomotives")
@@ -281,8 +283,13 @@ def test_revealed_tunnel_cards_are_shown_to_everyone_and_the_position_round_trip
     for viewer in (None, 0, 1, 2):
         assert events[0].for_player(viewer)["revealed"] == ["blue", "green", "locomotive"]
         tunnel = g.view(viewer).to_dict()["tunnel"]
-        assert tunnel == {"route": TUNNEL, "paid": {"blue": 2}, "revealed": ["blue", "green", "locomotive"],
-                          "extra": 2, "colour": "blue"}
+        assert tunnel == {
+            "route": TUNNEL,
+            "paid": {"blue": 2},
+            "revealed": ["blue", "green", "locomotive"],
+            "extra": 2,
+            "colour": "blue",
+        }
     assert g.view(1).to_dict()["hand"] == hand_of(g, 1)
     copy = Game.from_dict(json.loads(json.dumps(g.to_dict())))
     assert copy == g and copy.legal_actions() == g.legal_actions()
@@ -311,8 +318,7 @@ def test_station_costs_one_then_two_then_three_cards_of_one_colour() -> None:
     g.apply(Action("draw_blind"))
     g.apply(Action("draw_blind"))
     third = {a.cards for a in g.legal_actions() if a.type == "build_station" and a.city == "roma"}
-    assert third == {cards(red=3), cards(red=2, locomotive=1), cards(red=1, locomotive=2),
-                     cards(blue=1, locomotive=2)}
+    assert third == {cards(red=3), cards(red=2, locomotive=1), cards(red=1, locomotive=2), cards(blue=1, locomotive=2)}
     refused(g, station("roma", red=2), "bad_payment", "costs 3 card")
     g.apply(station("roma", red=3))
     g.apply(Action("draw_blind"))
@@ -391,10 +397,20 @@ def test_a_station_beside_unclaimed_own_or_useless_routes_borrows_nothing() -> N
 def test_equal_ticket_points_prefer_the_route_completing_more_tickets() -> None:
     # Sofia station: Bucuresti–Sofia completes Angora–Kharkov (10); Sarajevo–Sofia completes
     # Budapest–Sofia and Athina–Angora (5 + 5). Both give 0 ticket points; two completed tickets win ties.
-    own = ["constantinople-sofia", "angora-constantinople", "budapest-sarajevo", "athina-sarajevo",
-           "bucuresti-kyiv", "kharkov-kyiv"]
-    g = arrange(eu(), routes={**dict.fromkeys(own, 0), "bucuresti-sofia": 1, "sarajevo-sofia": 1},
-                stations={"sofia": 0}, tickets={0: ["angora-kharkov", "budapest-sofia", "athina-angora"]})
+    own = [
+        "constantinople-sofia",
+        "angora-constantinople",
+        "budapest-sarajevo",
+        "athina-sarajevo",
+        "bucuresti-kyiv",
+        "kharkov-kyiv",
+    ]
+    g = arrange(
+        eu(),
+        routes={**dict.fromkeys(own, 0), "bucuresti-sofia": 1, "sarajevo-sofia": 1},
+        stations={"sofia": 0},
+        tickets={0: ["angora-kharkov", "budapest-sofia", "athina-angora"]},
+    )
     row = player_result(g)
     assert row["station_routes"] == {"sofia": "sarajevo-sofia"}
     assert row["ticket_points"] == 0 and row["tickets_completed"] == 2
@@ -451,8 +467,7 @@ def test_tie_broken_by_completed_tickets() -> None:
 
 def test_tie_broken_by_fewer_stations() -> None:
     # player 0 built a station (-4) and owns an extra 3-route (+4) off its longest path
-    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "cadiz-madrid": 0,
-              "budapest-sarajevo": 1, "sarajevo-sofia": 1}
+    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "cadiz-madrid": 0, "budapest-sarajevo": 1, "sarajevo-sofia": 1}
     g = arrange(eu(), routes=routes, stations={"roma": 0}, tickets={})
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [2, 1] and g.result()["winners"] == [1]
@@ -460,8 +475,7 @@ def test_tie_broken_by_fewer_stations() -> None:
 
 def test_tie_broken_by_the_european_express_then_shared() -> None:
     # player 0: a 5-long path (6 points) + Express; player 1: 16 points in pieces of at most 4
-    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0,
-              "edinburgh-london/1": 1, "kharkov-moskva": 1, "cadiz-lisboa": 1}
+    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "edinburgh-london/1": 1, "kharkov-moskva": 1, "cadiz-lisboa": 1}
     g = arrange(eu(), routes=routes, tickets={})
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [1, 2]
@@ -510,15 +524,17 @@ def test_random_games_conserve_cards_hide_secrets_and_replay(seed: int, players:
     assert_round_trips(g)
     res = g.result()
     for row in res["players"]:
-        assert row["total"] == (row["route_points"] + row["ticket_points"] + row["longest_path_bonus"]
-                                + row["unused_station_points"])
+        assert row["total"] == (
+            row["route_points"] + row["ticket_points"] + row["longest_path_bonus"] + row["unused_station_points"]
+        )
         assert row["unused_station_points"] == 4 * (3 - row["stations_built"])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_cli_simulate_europe(players: int, capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli_main(["simulate", "--edition", "europe", "--players", str(players), "--games", "2", "--jobs", "1",
-                     "--seed", "5", "--json"])
+    code = cli_main(
+        ["simulate", "--edition", "europe", "--players", str(players), "--games", "2", "--jobs", "1", "--seed", "5", "--json"]
+    )
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 2 and len(summary["seat_win_rate"]) == players

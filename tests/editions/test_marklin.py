@@ -38,8 +38,7 @@ def token_census(g: Game) -> Counter[int]:
     return out
 
 
-def custom_raw(tickets: list[dict[str, Any]] | None = None,
-               merchandise: dict[str, list[int]] | None = None) -> dict[str, Any]:
+def custom_raw(tickets: list[dict[str, Any]] | None = None, merchandise: dict[str, list[int]] | None = None) -> dict[str, Any]:
     """A copy of the shipped map file with another ticket list and/or merchandise layout."""
     raw = json.loads((DATA_DIR / "marklin.json").read_text(encoding="utf-8"))
     if tickets is not None:
@@ -55,28 +54,39 @@ def ticket(a: str, b: str, points: int, deck: str) -> dict[str, Any]:
 
 # Six short and six long tickets, several naming a country area.
 TEST_TICKETS = [
-    ticket("freiburg", "konstanz", 3, "short"), ticket("karlsruhe", "schweiz", 6, "short"),
-    ticket("kiel", "danemark", 4, "short"), ticket("mainz", "koblenz", 2, "short"),
-    ticket("ulm", "augsburg", 2, "short"), ticket("bremen", "emden", 3, "short"),
-    ticket("berlin", "osterreich", 20, "long"), ticket("frankreich", "danemark", 17, "long"),
-    ticket("hamburg", "munchen", 19, "long"), ticket("koln", "dresden", 14, "long"),
-    ticket("niederlande", "leipzig", 13, "long"), ticket("emden", "lindau", 22, "long"),
+    ticket("freiburg", "konstanz", 3, "short"),
+    ticket("karlsruhe", "schweiz", 6, "short"),
+    ticket("kiel", "danemark", 4, "short"),
+    ticket("mainz", "koblenz", 2, "short"),
+    ticket("ulm", "augsburg", 2, "short"),
+    ticket("bremen", "emden", 3, "short"),
+    ticket("berlin", "osterreich", 20, "long"),
+    ticket("frankreich", "danemark", 17, "long"),
+    ticket("hamburg", "munchen", 19, "long"),
+    ticket("koln", "dresden", 14, "long"),
+    ticket("niederlande", "leipzig", 13, "long"),
+    ticket("emden", "lindau", 22, "long"),
 ]
 TEST_EDITION = parse_edition(custom_raw(tickets=TEST_TICKETS), "test-marklin.json")
 
 
 # ---------------------------------------------------------------- deck and market
 def test_deck_has_118_cards_of_the_stated_kinds() -> None:
-    assert full_deck(MARKLIN) == Counter({**{c: 11 for c in CARD_NAMES[:8]}, "locomotive": 14,
-                                          "locomotive_plus4": 6, "passenger": 10})
+    assert full_deck(MARKLIN) == Counter(
+        {**{c: 11 for c in CARD_NAMES[:8]}, "locomotive": 14, "locomotive_plus4": 6, "passenger": 10}
+    )
     g = Game("marklin", 3, 5)
     assert card_census(g) == full_deck(MARKLIN)
     assert sum(card_census(g).values()) == 118
 
 
 def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
-    g = arrange(started("marklin"), hands={}, market=["locomotive", "red", "blue", "green", "white"],
-                deck_top=["black", "locomotive", "yellow", "orange"])
+    g = arrange(
+        started("marklin"),
+        hands={},
+        market=["locomotive", "red", "blue", "green", "white"],
+        deck_top=["black", "locomotive", "yellow", "orange"],
+    )
     p = g.current
     g.apply(faceup(0))
     assert g.hands[p][CARD_INDEX["locomotive"]] == 1 and g.current != p and g.phase == "turn"
@@ -100,13 +110,19 @@ def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second:
 
 
 def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
-    g = arrange(started("marklin"), market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
-                deck_top=["locomotive_plus4", "white", "white", "white", "white", "white"])
+    g = arrange(
+        started("marklin"),
+        market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
+        deck_top=["locomotive_plus4", "white", "white", "white", "white", "white"],
+    )
     events = g.apply(faceup(2))  # refilled with a third +4: no flush
     assert [e.type for e in events if e.type == "market_flush"] == []
     assert g.market.count(CARD_INDEX["locomotive_plus4"]) == 3
-    g = arrange(started("marklin"), market=["locomotive", "locomotive", "red", "blue", "green"],
-                deck_top=["locomotive", "white", "white", "white", "white", "white"])
+    g = arrange(
+        started("marklin"),
+        market=["locomotive", "locomotive", "red", "blue", "green"],
+        deck_top=["locomotive", "white", "white", "white", "white", "white"],
+    )
     events = g.apply(faceup(2))
     assert [e.type for e in events].count("market_flush") == 1
     assert g.view(None).to_dict()["market"] == ["white"] * 5
@@ -115,8 +131,11 @@ def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
 @pytest.mark.parametrize("option,flushed", [(None, True), (3, True), (0, False)])
 def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int | None, flushed: bool) -> None:
     options = None if option is None else {"passenger_flush": option}
-    g = arrange(started("marklin", options=options), market=["passenger", "passenger", "red", "blue", "green"],
-                deck_top=["passenger", "white", "white", "white", "white", "white"])
+    g = arrange(
+        started("marklin", options=options),
+        market=["passenger", "passenger", "red", "blue", "green"],
+        deck_top=["passenger", "white", "white", "white", "white", "white"],
+    )
     events = g.apply(faceup(2))
     assert ("market_flush" in [e.type for e in events]) is flushed
     market = g.view(None).to_dict()["market"]
@@ -131,8 +150,10 @@ def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
     refused(g, claim("berlin-magdeburg", red=2, locomotive_plus4=1), "bad_payment")
     refused(g, claim("berlin-magdeburg", locomotive_plus4=3), "bad_payment")
     legal = g.legal_actions()
-    assert not any(a.type == "claim" and a.cards[CARD_INDEX["locomotive_plus4"]]
-                   and MARKLIN.routes[MARKLIN.route_index[a.route]].length < 4 for a in legal)
+    assert not any(
+        a.type == "claim" and a.cards[CARD_INDEX["locomotive_plus4"]] and MARKLIN.routes[MARKLIN.route_index[a.route]].length < 4
+        for a in legal
+    )
     assert claim("berlin-leipzig", orange=3, locomotive_plus4=1) in legal
     assert claim("berlin-hamburg/1", locomotive_plus4=6) not in legal  # 7 spaces, 6 cards
     g.apply(claim("berlin-leipzig", orange=1, locomotive_plus4=3))
@@ -192,8 +213,7 @@ def test_setup_names_a_mix_draws_four_keeps_two_then_both_decks_are_reshuffled()
     assert g.phase == "turn" and g.current == g.first_player
     kept = {g.edition.tickets[t].id for p in range(2) for t in g.tickets[p]}
     for deck in ("short", "long"):
-        assert sorted(deck_ids(g, deck)) == sorted(t["id"] for t in TEST_TICKETS
-                                                   if t["deck"] == deck and t["id"] not in kept)
+        assert sorted(deck_ids(g, deck)) == sorted(t["id"] for t in TEST_TICKETS if t["deck"] == deck and t["id"] not in kept)
 
 
 def test_setup_reshuffles_the_ticket_decks_after_the_last_player() -> None:
@@ -214,8 +234,11 @@ def test_setup_reshuffles_the_ticket_decks_after_the_last_player() -> None:
 
 
 def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_decks() -> None:
-    g = arrange(started(TEST_EDITION, 2, 1), tickets=[[], []],
-                ticket_decks={d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")})
+    g = arrange(
+        started(TEST_EDITION, 2, 1),
+        tickets=[[], []],
+        ticket_decks={d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")},
+    )
     p = g.current
     sizes = {d: len(g.ticket_decks[d]) for d in ("short", "long")}
     assert sizes == {"short": 6, "long": 6}
@@ -231,20 +254,23 @@ def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_dec
     assert g.current != p and kept.index in g.tickets[p]
     assert sorted(deck_ids(g, "short")[:2]) == sorted(t.id for t in offered if t.deck == "short")
     assert deck_ids(g, "long")[:1] == [t.id for t in offered if t.deck == "long" and t is not kept]
-    assert {d: len(g.ticket_decks[d]) for d in ("short", "long")} == {"short": sizes["short"],
-                                                                      "long": sizes["long"] - 1}
+    assert {d: len(g.ticket_decks[d]) for d in ("short", "long")} == {"short": sizes["short"], "long": sizes["long"] - 1}
 
 
-@pytest.mark.parametrize("short,long,mixes", [
-    (2, 1, [(2, 1)]),  # fewer than 4 left: all of them
-    (1, 5, [(0, 4), (1, 3)]),
-    (0, 2, [(0, 2)]),
-    (0, 0, []),
-])
+@pytest.mark.parametrize(
+    "short,long,mixes",
+    [
+        (2, 1, [(2, 1)]),  # fewer than 4 left: all of them
+        (1, 5, [(0, 4), (1, 3)]),
+        (0, 2, [(0, 2)]),
+        (0, 0, []),
+    ],
+)
 def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[tuple[int, int]]) -> None:
     ids = {d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")}
-    g = arrange(started(TEST_EDITION, 2, 1), tickets=[[], []],
-                ticket_decks={"short": ids["short"][:short], "long": ids["long"][:long]})
+    g = arrange(
+        started(TEST_EDITION, 2, 1), tickets=[[], []], ticket_decks={"short": ids["short"][:short], "long": ids["long"][:long]}
+    )
     assert sorted(a for a in g.legal_actions() if a.type == "draw_tickets") == sorted(mix(s, lg) for s, lg in mixes)
     if not mixes:
         refused(g, mix(short=1), "bad_mix")
@@ -262,8 +288,13 @@ def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> 
     ids = TEST_EDITION.ticket_index
     tickets = [["karlsruhe-schweiz", "kiel-danemark"], ["karlsruhe-schweiz"]]
     for via, done in [("lindau-schweiz", True), ("konstanz-schweiz", True), ("freiburg-schweiz", True), (None, False)]:
-        routes = {"karlsruhe-stuttgart": 0, "konstanz-stuttgart": 0, "konstanz-lindau": 0, "freiburg-konstanz": 0,
-                  "danemark-kiel": 0}
+        routes = {
+            "karlsruhe-stuttgart": 0,
+            "konstanz-stuttgart": 0,
+            "konstanz-lindau": 0,
+            "freiburg-konstanz": 0,
+            "danemark-kiel": 0,
+        }
         if via:
             routes[via] = 0
         h = arrange(g, routes=routes, tickets=tickets)
@@ -274,9 +305,11 @@ def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> 
 
 def test_a_country_is_not_a_through_node() -> None:
     """Freiburg -> Schweiz -> Konstanz is no path: each route into Switzerland ends at its own endpoint."""
-    g = arrange(started(TEST_EDITION, 2, 0), routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0,
-                                                     "frankreich-freiburg": 0, "frankreich-karlsruhe": 0},
-                tickets=[["freiburg-konstanz", "karlsruhe-schweiz"], []])
+    g = arrange(
+        started(TEST_EDITION, 2, 0),
+        routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0, "frankreich-freiburg": 0, "frankreich-karlsruhe": 0},
+        tickets=[["freiburg-konstanz", "karlsruhe-schweiz"], []],
+    )
     status = {t.id: ok for t, ok in g.ticket_status(0)}
     assert status == {"freiburg-konstanz": False, "karlsruhe-schweiz": False}  # not via Frankreich either
     res = g.result()["players"][0]
@@ -295,8 +328,7 @@ def test_after_a_claim_a_passenger_may_go_on_either_end_or_nowhere() -> None:
         g = placing()
         g.apply(claim("karlsruhe-mannheim", blue=1))
         assert g.phase == "place_passenger" and g.current == 0
-        assert sorted(g.legal_actions(), key=str) == sorted([place("karlsruhe"), place("mannheim"), place(None)],
-                                                            key=str)
+        assert sorted(g.legal_actions(), key=str) == sorted([place("karlsruhe"), place("mannheim"), place(None)], key=str)
         refused(g, place("stuttgart"), "bad_city")
         refused(g, BLIND, "wrong_phase")
         g.apply(place(choice))
@@ -319,12 +351,14 @@ def test_no_passenger_where_one_already_stands() -> None:
     refused(g, place("hamburg"), "city_taken")
 
 
-@pytest.mark.parametrize("passengers", [
-    [["mannheim", "gone", None], ["karlsruhe", None, None]],  # both ends taken
-    [["gone", "ulm", "gone"], [None] * 3],  # no unplaced passenger left
-])
-def test_no_placement_step_when_both_ends_are_barred_or_no_passenger_is_left(
-        passengers: list[list[str | None]]) -> None:
+@pytest.mark.parametrize(
+    "passengers",
+    [
+        [["mannheim", "gone", None], ["karlsruhe", None, None]],  # both ends taken
+        [["gone", "ulm", "gone"], [None] * 3],  # no unplaced passenger left
+    ],
+)
+def test_no_placement_step_when_both_ends_are_barred_or_no_passenger_is_left(passengers: list[list[str | None]]) -> None:
     g = placing(passengers=passengers)
     g.apply(claim("karlsruhe-mannheim", blue=1))
     assert g.phase == "turn" and g.current == 1
@@ -338,16 +372,26 @@ def test_a_passenger_is_placed_only_right_after_a_claim() -> None:
 
 # ---------------------------------------------------------------- moving passengers
 TRIANGLE = {"karlsruhe-mannheim": 0, "karlsruhe-stuttgart": 0, "mannheim-stuttgart/1": 0}
-STACKS = {"karlsruhe": [3, 2, 1], "mannheim": [4, 3, 2], "stuttgart": [5, 4], "ulm": [2],
-          "freiburg": [6], "frankfurt": [7, 1]}
+STACKS = {"karlsruhe": [3, 2, 1], "mannheim": [4, 3, 2], "stuttgart": [5, 4], "ulm": [2], "freiburg": [6], "frankfurt": [7, 1]}
 
 
-def mover(routes: Mapping[str, int], passengers: Sequence[Sequence[str | None]], passenger_cards: int = 0,
-          options: dict[str, Any] | None = None, players: int = 2) -> Game:
+def mover(
+    routes: Mapping[str, int],
+    passengers: Sequence[Sequence[str | None]],
+    passenger_cards: int = 0,
+    options: dict[str, Any] | None = None,
+    players: int = 2,
+) -> Game:
     """Player 0 to move, holding `passenger_cards` passenger cards, with the test merchandise stacks."""
     g = started("marklin", players, 0, options=options)
-    return arrange(g, hands={0: {"passenger": passenger_cards, "red": 1}}, routes=routes,
-                   passengers=passengers, merchandise=STACKS, current=0)
+    return arrange(
+        g,
+        hands={0: {"passenger": passenger_cards, "red": 1}},
+        routes=routes,
+        passengers=passengers,
+        merchandise=STACKS,
+        current=0,
+    )
 
 
 def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes_the_passenger() -> None:
@@ -361,8 +405,7 @@ def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes
     move_event = next(e for e in events if e.type == "move_passenger").public()
     assert move_event["points"] == 9 and [t["value"] for t in move_event["tokens"]] == [4, 5]
     res = g.result()["players"][0]
-    assert res["merchandise"] == 9 and res["total"] == res["route_points"] + 9 + res["ticket_points"] \
-        + res["most_tickets_bonus"]
+    assert res["merchandise"] == 9 and res["total"] == res["route_points"] + 9 + res["ticket_points"] + res["most_tickets_bonus"]
     # the city is free again and the passenger can never move again
     g.apply(BLIND)
     g.apply(BLIND)
@@ -381,8 +424,11 @@ def test_later_trips_take_the_next_token_down() -> None:
 def test_a_route_is_used_at_most_once_per_trip() -> None:
     g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3])
     refused(g, move("karlsruhe", "karlsruhe-mannheim", "karlsruhe-mannheim"), "route_reused")
-    refused(g, move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart",
-                    "karlsruhe-mannheim"), "route_reused")
+    refused(
+        g,
+        move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart", "karlsruhe-mannheim"),
+        "route_reused",
+    )
 
 
 def test_one_token_per_city_per_trip_and_the_option_off() -> None:
@@ -395,13 +441,17 @@ def test_one_token_per_city_per_trip_and_the_option_off() -> None:
     # Option off: every entry takes a token, the return to the start city included (docs/marklin.md).
     assert g.tokens[0] == [4, 5, 3]
     # A city entered twice in one trip: once per trip by default, twice with the option off.
-    figure8 = {"karlsruhe-mannheim": 0, "karlsruhe-stuttgart": 0, "mannheim-stuttgart/1": 0,
-               "freiburg-karlsruhe": 0, "karlsruhe-saarbrucken": 0, "freiburg-stuttgart": 0}
-    trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "freiburg-stuttgart", "freiburg-karlsruhe",
-            "karlsruhe-saarbrucken")
+    figure8 = {
+        "karlsruhe-mannheim": 0,
+        "karlsruhe-stuttgart": 0,
+        "mannheim-stuttgart/1": 0,
+        "freiburg-karlsruhe": 0,
+        "karlsruhe-saarbrucken": 0,
+        "freiburg-stuttgart": 0,
+    }
+    trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "freiburg-stuttgart", "freiburg-karlsruhe", "karlsruhe-saarbrucken")
     for once, taken in ((True, [4, 5, 6, 2]), (False, [4, 5, 6, 3, 2])):
-        g = mover(figure8, [["ulm", "karlsruhe", None], [None] * 3],
-                  options={"passenger_one_token_per_city": once})
+        g = mover(figure8, [["ulm", "karlsruhe", None], [None] * 3], options={"passenger_one_token_per_city": once})
         g = arrange(g, merchandise={"karlsruhe": [3, 2, 1], "saarbrucken": [2]})
         g.apply(move("karlsruhe", *trip))
         assert g.tokens[0] == taken
@@ -427,8 +477,7 @@ def test_opponent_routes_cost_exactly_one_passenger_card_each() -> None:
 
 
 def test_passengers_never_enter_a_country_area() -> None:
-    g = mover({"freiburg-schweiz": 0, "freiburg-konstanz": 0, "konstanz-schweiz": 0},
-              [["freiburg", None, None], [None] * 3])
+    g = mover({"freiburg-schweiz": 0, "freiburg-konstanz": 0, "konstanz-schweiz": 0}, [["freiburg", None, None], [None] * 3])
     refused(g, move("freiburg", "freiburg-schweiz"), "country_area")
     offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
     assert offered == [move("freiburg", "freiburg-konstanz")]
@@ -511,11 +560,28 @@ def test_holding_many_passenger_cards_keeps_the_cheap_trips_optimal() -> None:
 
 
 # ---------------------------------------------------------------- brute-force check of the offered trips
-REGION = ["karlsruhe-mannheim", "karlsruhe-stuttgart", "mannheim-stuttgart/1", "mannheim-stuttgart/2",
-          "freiburg-karlsruhe", "freiburg-stuttgart", "freiburg-konstanz", "konstanz-stuttgart", "konstanz-lindau",
-          "lindau-ulm", "stuttgart-ulm/1", "augsburg-ulm/1", "frankfurt-mannheim/1", "mainz-mannheim/1",
-          "frankfurt-mainz/1", "karlsruhe-saarbrucken", "mannheim-saarbrucken", "freiburg-schweiz",
-          "konstanz-schweiz", "frankreich-karlsruhe"]
+REGION = [
+    "karlsruhe-mannheim",
+    "karlsruhe-stuttgart",
+    "mannheim-stuttgart/1",
+    "mannheim-stuttgart/2",
+    "freiburg-karlsruhe",
+    "freiburg-stuttgart",
+    "freiburg-konstanz",
+    "konstanz-stuttgart",
+    "konstanz-lindau",
+    "lindau-ulm",
+    "stuttgart-ulm/1",
+    "augsburg-ulm/1",
+    "frankfurt-mannheim/1",
+    "mainz-mannheim/1",
+    "frankfurt-mainz/1",
+    "karlsruhe-saarbrucken",
+    "mannheim-saarbrucken",
+    "freiburg-schweiz",
+    "konstanz-schweiz",
+    "frankreich-karlsruhe",
+]
 
 
 def brute_force_front(g: Game, p: int, start: int, max_foreign: int) -> dict[int, int]:
@@ -553,16 +619,20 @@ def brute_force_front(g: Game, p: int, start: int, max_foreign: int) -> dict[int
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(owners=st.lists(st.sampled_from([-1, 0, 0, 1]), min_size=len(REGION), max_size=len(REGION)),
-       stacks=st.lists(st.lists(st.integers(1, 7), max_size=3), min_size=8, max_size=8),
-       passenger_cards=st.integers(0, 3), once=st.booleans(), start_index=st.integers(0, 7))
-def test_offered_trips_match_a_brute_force_search(owners: list[int], stacks: list[list[int]], passenger_cards: int,
-                                                  once: bool, start_index: int) -> None:
+@given(
+    owners=st.lists(st.sampled_from([-1, 0, 0, 1]), min_size=len(REGION), max_size=len(REGION)),
+    stacks=st.lists(st.lists(st.integers(1, 7), max_size=3), min_size=8, max_size=8),
+    passenger_cards=st.integers(0, 3),
+    once=st.booleans(),
+    start_index=st.integers(0, 7),
+)
+def test_offered_trips_match_a_brute_force_search(
+    owners: list[int], stacks: list[list[int]], passenger_cards: int, once: bool, start_index: int
+) -> None:
     cities = ["karlsruhe", "mannheim", "stuttgart", "freiburg", "konstanz", "ulm", "saarbrucken", "mainz"]
     routes = {r: o for r, o in zip(REGION, owners, strict=True) if o >= 0}
     start = cities[start_index]
-    g = mover(routes, [[start, None, None], [None] * 3], passenger_cards,
-              options={"passenger_one_token_per_city": once})
+    g = mover(routes, [[start, None, None], [None] * 3], passenger_cards, options={"passenger_one_token_per_city": once})
     g = arrange(g, merchandise=dict(zip(cities, stacks, strict=True)))
     offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
     got: dict[int, int] = {}
@@ -580,8 +650,7 @@ TRIPLE = ("dortmund-dusseldorf/1", "dortmund-dusseldorf/2", "dortmund-dusseldorf
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_triple_routes_by_player_count(players: int) -> None:
     hands = {p: {CARD_NAMES[p]: 2} for p in range(players)}
-    g = arrange(started("marklin", players), hands=hands, routes={TRIPLE[0]: 1}, current=0,
-                passengers=[["gone"] * 3] * players)
+    g = arrange(started("marklin", players), hands=hands, routes={TRIPLE[0]: 1}, current=0, passengers=[["gone"] * 3] * players)
     if players <= 3:
         for lane in TRIPLE[1:]:
             refused(g, claim(lane, red=1), "route_unavailable")
@@ -598,8 +667,13 @@ def test_triple_routes_by_player_count(players: int) -> None:
 
 
 def test_all_lanes_from_two_players_with_the_option() -> None:
-    g = arrange(started("marklin", 2, options={"all_lanes_min_players": 2}), hands={0: {"red": 3}, 1: {"orange": 3}},
-                routes={TRIPLE[0]: 1}, current=0, passengers=[["gone"] * 3] * 2)
+    g = arrange(
+        started("marklin", 2, options={"all_lanes_min_players": 2}),
+        hands={0: {"red": 3}, 1: {"orange": 3}},
+        routes={TRIPLE[0]: 1},
+        current=0,
+        passengers=[["gone"] * 3] * 2,
+    )
     g.apply(claim(TRIPLE[1], red=1))
     refused(g, claim(TRIPLE[2], orange=1), "route_unavailable")  # never two lanes of one connection
 
@@ -611,8 +685,14 @@ def scored(routes: Mapping[str, int], tickets: list[list[str]], tokens: list[lis
 
 
 def test_no_longest_path_bonus_and_ten_points_to_every_player_with_most_tickets() -> None:
-    routes = {"berlin-hamburg/1": 0, "berlin-hannover": 0, "hamburg-kiel/1": 1, "danemark-kiel": 1,
-              "mainz-mannheim/1": 2, "koblenz-mainz/1": 2}
+    routes = {
+        "berlin-hamburg/1": 0,
+        "berlin-hannover": 0,
+        "hamburg-kiel/1": 1,
+        "danemark-kiel": 1,
+        "mainz-mannheim/1": 2,
+        "koblenz-mainz/1": 2,
+    }
     g = scored(routes, [[], ["kiel-danemark"], ["mainz-koblenz"]], [[], [], []], players=3)
     res = g.result()["players"]
     assert [x["longest_path_bonus"] for x in res] == [0, 0, 0]
@@ -718,8 +798,7 @@ def test_random_games_exercise_passengers_and_passenger_cards() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_ttr_simulate_marklin(players: int, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["simulate", "--edition", "marklin", "--players", str(players), "--games", "2",
-                     "--jobs", "1", "--json"]) == 0
+    assert cli_main(["simulate", "--edition", "marklin", "--players", str(players), "--games", "2", "--jobs", "1", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 2 and len(summary["seat_win_rate"]) == players
 

@@ -133,8 +133,9 @@ def test_locomotives_are_wild_on_tunnels_and_ferries() -> None:
 
 
 def test_a_face_up_locomotive_is_one_card_and_two_may_be_taken() -> None:
-    g = arrange(nordic(2), hands={}, market=["locomotive", "locomotive", "red", "blue", "green"],
-                deck_top=["yellow", "white"], current=0)
+    g = arrange(
+        nordic(2), hands={}, market=["locomotive", "locomotive", "red", "blue", "green"], deck_top=["yellow", "white"], current=0
+    )
     g.apply(Action("draw_faceup", slot=0))
     assert g.phase == "second_card" and g.current == 0
     assert Action("draw_faceup", slot=1) in g.legal_actions()
@@ -257,8 +258,7 @@ def test_murmansk_lieksa_payments_at_the_limits(payment: dict[str, int], ok: boo
 def test_murmansk_lieksa_canonical_payments() -> None:
     g = arrange(nordic(), hands={0: {"green": 7, "red": 3, "blue": 5, "locomotive": 3}}, current=0)
     # green with 2 sets (7 + 8) and 3 sets (6 + 12); no other colour has enough cards
-    assert claim_payments(g, MURMANSK) == {cards(green=7, red=3, blue=5),
-                                           cards(green=7, red=3, blue=5, locomotive=3)}
+    assert claim_payments(g, MURMANSK) == {cards(green=7, red=3, blue=5), cards(green=7, red=3, blue=5, locomotive=3)}
     explicit = claim(MURMANSK, green=7, blue=5, locomotive=3)
     assert g.is_legal(explicit) and explicit not in g.legal_actions()
 
@@ -280,8 +280,7 @@ def test_route_points_table_includes_nine_for_27() -> None:
 
 
 def test_tunnel_locomotive_revealed_costs_a_card_of_the_colour_or_a_locomotive() -> None:
-    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 1}}, deck_top=["purple", "locomotive", "red"],
-                current=0)
+    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 1}}, deck_top=["purple", "locomotive", "red"], current=0)
     g.apply(claim("lillehammer-oslo", purple=2))
     assert g.phase == "tunnel" and g.tunnel is not None and g.tunnel[3] == 2
     assert {a.cards for a in g.legal_actions() if a.type == "tunnel_pay"} == {cards(purple=1, locomotive=1)}
@@ -290,8 +289,7 @@ def test_tunnel_locomotive_revealed_costs_a_card_of_the_colour_or_a_locomotive()
 
 
 def test_all_locomotive_tunnel_needs_locomotives_for_revealed_locomotives() -> None:
-    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 2}}, deck_top=["purple", "locomotive", "red"],
-                current=0)
+    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 2}}, deck_top=["purple", "locomotive", "red"], current=0)
     g.apply(claim("lillehammer-oslo", locomotive=2))
     assert g.tunnel is not None and g.tunnel[3] == 1
     assert g.legal_actions() == [DECLINE]
@@ -306,8 +304,7 @@ def test_all_locomotive_tunnel_needs_locomotives_for_revealed_locomotives() -> N
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_double_routes_both_lanes_only_with_three_players(players: int) -> None:
-    g = arrange(nordic(players), hands={0: {"purple": 2}, 1: {"purple": 2}}, routes={"stockholm-orebro/1": 0},
-                current=1)
+    g = arrange(nordic(players), hands={0: {"purple": 2}, 1: {"purple": 2}}, routes={"stockholm-orebro/1": 0}, current=1)
     other = claim("stockholm-orebro/2", purple=2)
     if players == 3:
         g.apply(other)
@@ -322,8 +319,9 @@ def test_double_routes_both_lanes_only_with_three_players(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_asymmetric_double_tunnel_beside_ferry(players: int) -> None:
     # Kristiansand–Stavanger: a green tunnel of 2 beside an orange ferry of 3 with one icon
-    g = arrange(nordic(players), hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}},
-                deck_top=["red", "red", "red"], current=0)
+    g = arrange(
+        nordic(players), hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}}, deck_top=["red", "red", "red"], current=0
+    )
     g.apply(claim("kristiansand-stavanger/1", green=2))
     assert owner(g, "kristiansand-stavanger/1") == 0 and g.current == 1
     ferry = claim("kristiansand-stavanger/2", orange=2, locomotive=1)
@@ -334,8 +332,13 @@ def test_asymmetric_double_tunnel_beside_ferry(players: int) -> None:
     else:
         refused(g, ferry, "route_unavailable", "only one lane")
     # and the other way round: the ferry first, then the tunnel
-    g = arrange(nordic(players), hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}},
-                routes={"kristiansand-stavanger/2": 1}, deck_top=["red", "red", "red"], current=0)
+    g = arrange(
+        nordic(players),
+        hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}},
+        routes={"kristiansand-stavanger/2": 1},
+        deck_top=["red", "red", "red"],
+        current=0,
+    )
     assert (claim("kristiansand-stavanger/1", green=2) in g.legal_actions()) == (players == 3)
 
 
@@ -375,8 +378,11 @@ def test_globetrotter_ties_all_get_it() -> None:
 
 def test_tie_broken_by_completed_tickets() -> None:
     # player 0: 4 route points, +4 -4 in tickets, Globetrotter 10 = 14; player 1: 7 + 7 route points = 14
-    g = arrange(nordic(2), routes={**OSLO_STOCKHOLM, "kuopio-vaasa": 1, "sundsvall-orebro": 1},
-                tickets={0: ["oslo-stockholm", "oslo-kobenhavn"], 1: []})
+    g = arrange(
+        nordic(2),
+        routes={**OSLO_STOCKHOLM, "kuopio-vaasa": 1, "sundsvall-orebro": 1},
+        tickets={0: ["oslo-stockholm", "oslo-kobenhavn"], 1: []},
+    )
     r = rows(g)
     assert r[0]["total"] == r[1]["total"] == 14
     assert [x["rank"] for x in r] == [1, 2] and g.result()["winners"] == [0]
@@ -407,14 +413,22 @@ def valid_by_enumeration(route: Route, pay: Cards, rules: Rules) -> bool:
     wild = rules.locomotives_wild == "all" or route.tunnel or route.ferry > 0
     if route.substitute:  # `needed` cards of colour c (or wild), then sets of `s` any cards
         s, wild_here = route.substitute, rules.locomotives_wild == "all"
-        return any(total - (route.length - k) == s * k and a + w == route.length - k
-                   for c in colours for k in range(route.length + 1)
-                   for a in range(pay[c] + 1) for w in range((locos if wild_here else 0) + 1))
+        return any(
+            total - (route.length - k) == s * k and a + w == route.length - k
+            for c in colours
+            for k in range(route.length + 1)
+            for a in range(pay[c] + 1)
+            for w in range((locos if wild_here else 0) + 1)
+        )
     if route.ferry and rules.ferry_substitute_cards:  # icons: a locomotive or `s` any cards each
         s, rest = rules.ferry_substitute_cards, route.length - route.ferry
-        return any(a + w == rest and route.ferry - k + w <= locos and total - (route.ferry - k) - rest == s * k
-                   for c in colours for k in range(route.ferry + 1)
-                   for a in range(min(pay[c], rest) + 1) for w in range(locos + 1))
+        return any(
+            a + w == rest and route.ferry - k + w <= locos and total - (route.ferry - k) - rest == s * k
+            for c in colours
+            for k in range(route.ferry + 1)
+            for a in range(min(pay[c], rest) + 1)
+            for w in range(locos + 1)
+        )
     if total != route.length or (locos and not wild):
         return False
     used = [c for c in range(8) if pay[c]]
@@ -427,17 +441,29 @@ def affordable_by_enumeration(route: Route, hand: Cards, rules: Rules) -> bool:
     colours = range(8) if route.colour == GRAY else (route.colour,)
     if route.substitute:
         s, wild_here = route.substitute, rules.locomotives_wild == "all"
-        return any(a + w == route.length - k and total - a - w >= s * k
-                   for c in colours for k in range(route.length + 1)
-                   for a in range(hand[c] + 1) for w in range((locos if wild_here else 0) + 1))
+        return any(
+            a + w == route.length - k and total - a - w >= s * k
+            for c in colours
+            for k in range(route.length + 1)
+            for a in range(hand[c] + 1)
+            for w in range((locos if wild_here else 0) + 1)
+        )
     if route.ferry and rules.ferry_substitute_cards:
         s, rest = rules.ferry_substitute_cards, route.length - route.ferry
-        return any(a + w == rest and route.ferry - k + w <= locos and total - a - (route.ferry - k + w) >= s * k
-                   for c in colours for k in range(route.ferry + 1)
-                   for a in range(min(hand[c], rest) + 1) for w in range(locos + 1))
+        return any(
+            a + w == rest and route.ferry - k + w <= locos and total - a - (route.ferry - k + w) >= s * k
+            for c in colours
+            for k in range(route.ferry + 1)
+            for a in range(min(hand[c], rest) + 1)
+            for w in range(locos + 1)
+        )
     wild = rules.locomotives_wild == "all" or route.tunnel or route.ferry > 0
-    return any(a + w == route.length and w >= route.ferry
-               for c in colours for a in range(hand[c] + 1) for w in range((locos if wild else 0) + 1))
+    return any(
+        a + w == route.length and w >= route.ferry
+        for c in colours
+        for a in range(hand[c] + 1)
+        for w in range((locos if wild else 0) + 1)
+    )
 
 
 ROUTES = {ed: list(get_edition(ed).routes) for ed in ("nordic", "europe")}
@@ -567,8 +593,7 @@ def test_random_games_conserve_cards_hide_secrets_and_replay(seed: int, players:
 
 
 def test_cli_simulate_nordic_three_players(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["simulate", "--edition", "nordic", "--players", "3", "--games", "3", "--jobs", "1",
-                     "--json"]) == 0
+    assert cli_main(["simulate", "--edition", "nordic", "--players", "3", "--games", "3", "--jobs", "1", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 3 and len(summary["seat_win_rate"]) == 3
 

@@ -22,11 +22,16 @@ from ttr.errors import EditionError
 @pytest.fixture
 def table() -> Game:
     """Player 0 to move with a known hand; a locomotive face up in slot 0."""
-    return arrange(started("usa", 2, seed=4), hands={0: {"red": 3, "blue": 2, "locomotive": 1}, 1: {"green": 2}},
-                   market=["locomotive", "white", "black", "yellow", "orange"], current=0)
+    return arrange(
+        started("usa", 2, seed=4),
+        hands={0: {"red": 3, "blue": 2, "locomotive": 1}, 1: {"green": 2}},
+        market=["locomotive", "white", "black", "yellow", "orange"],
+        current=0,
+    )
 
 
 # ---------------------------------------------------------------- illegal actions
+
 
 def test_wrong_player(table: Game) -> None:
     refused(table, BLIND, "not_your_turn", "it is player 0's turn, not player 1's", player=1)
@@ -75,10 +80,15 @@ def test_claiming_a_closed_double(table: Game) -> None:
 
 
 def test_station_and_passenger_actions_do_not_exist_in_usa(table: Game) -> None:
-    refused(table, {"type": "build_station", "city": "atlanta", "cards": {"red": 1}}, "no_stations",
-            "this edition has no stations")
-    refused(table, {"type": "move_passenger", "city": "atlanta", "path": ["atlanta-miami"]}, "no_passenger",
-            "no passenger on 'atlanta'")
+    refused(
+        table, {"type": "build_station", "city": "atlanta", "cards": {"red": 1}}, "no_stations", "this edition has no stations"
+    )
+    refused(
+        table,
+        {"type": "move_passenger", "city": "atlanta", "path": ["atlanta-miami"]},
+        "no_passenger",
+        "no passenger on 'atlanta'",
+    )
 
 
 def test_unknown_ticket_choice_after_a_draw(table: Game) -> None:
@@ -88,26 +98,30 @@ def test_unknown_ticket_choice_after_a_draw(table: Game) -> None:
 
 # ---------------------------------------------------------------- malformed JSON actions
 
-@pytest.mark.parametrize(("data", "match"), [
-    ({"type": "teleport"}, "unknown action type 'teleport'"),
-    ({}, "unknown action type None"),
-    ([1, 2], "an action must be a JSON object, got list"),
-    ("draw_blind", "an action must be a JSON object, got str"),
-    ({"type": "draw_blind", "slot": 1}, "draw_blind: unexpected field\\(s\\) slot"),
-    ({"type": "claim", "route": "chicago-duluth"}, "claim: missing field\\(s\\) cards"),
-    ({"type": "claim", "route": "chicago-duluth", "cards": {"rouge": 3}}, "unknown card kind 'rouge'"),
-    ({"type": "claim", "route": "chicago-duluth", "cards": {"red": -3}}, "must be a non-negative integer, got -3"),
-    ({"type": "claim", "route": "chicago-duluth", "cards": {"red": 1.5}}, "must be a non-negative integer, got 1.5"),
-    ({"type": "claim", "route": "chicago-duluth", "cards": {"red": True}}, "must be a non-negative integer, got True"),
-    ({"type": "claim", "route": "chicago-duluth", "cards": ["red", "red"]}, "'cards' must be an object"),
-    ({"type": "claim", "route": 7, "cards": {"red": 3}}, "'route' must be a route id string"),
-    ({"type": "draw_faceup", "slot": "2"}, "'slot' must be an integer, got '2'"),
-    ({"type": "draw_faceup", "slot": True}, "'slot' must be an integer, got True"),
-    ({"type": "keep_tickets", "tickets": "boston-miami"}, "'tickets' must be a list of ticket ids"),
-    ({"type": "keep_tickets", "tickets": ["a", "a"]}, "a ticket is named twice"),
-    ({"type": "draw_tickets", "mix": {"short": -1}}, "'mix' must map ticket decks to counts"),
-    ({"type": "move_passenger", "city": "a", "path": []}, "'path' must be a non-empty list of route ids"),
-])
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        ({"type": "teleport"}, "unknown action type 'teleport'"),
+        ({}, "unknown action type None"),
+        ([1, 2], "an action must be a JSON object, got list"),
+        ("draw_blind", "an action must be a JSON object, got str"),
+        ({"type": "draw_blind", "slot": 1}, "draw_blind: unexpected field\\(s\\) slot"),
+        ({"type": "claim", "route": "chicago-duluth"}, "claim: missing field\\(s\\) cards"),
+        ({"type": "claim", "route": "chicago-duluth", "cards": {"rouge": 3}}, "unknown card kind 'rouge'"),
+        ({"type": "claim", "route": "chicago-duluth", "cards": {"red": -3}}, "must be a non-negative integer, got -3"),
+        ({"type": "claim", "route": "chicago-duluth", "cards": {"red": 1.5}}, "must be a non-negative integer, got 1.5"),
+        ({"type": "claim", "route": "chicago-duluth", "cards": {"red": True}}, "must be a non-negative integer, got True"),
+        ({"type": "claim", "route": "chicago-duluth", "cards": ["red", "red"]}, "'cards' must be an object"),
+        ({"type": "claim", "route": 7, "cards": {"red": 3}}, "'route' must be a route id string"),
+        ({"type": "draw_faceup", "slot": "2"}, "'slot' must be an integer, got '2'"),
+        ({"type": "draw_faceup", "slot": True}, "'slot' must be an integer, got True"),
+        ({"type": "keep_tickets", "tickets": "boston-miami"}, "'tickets' must be a list of ticket ids"),
+        ({"type": "keep_tickets", "tickets": ["a", "a"]}, "a ticket is named twice"),
+        ({"type": "draw_tickets", "mix": {"short": -1}}, "'mix' must map ticket decks to counts"),
+        ({"type": "move_passenger", "city": "a", "path": []}, "'path' must be a non-empty list of route ids"),
+    ],
+)
 def test_malformed_actions_raise_malformed_action(table: Game, data: Any, match: str) -> None:
     before = table.to_dict()
     with pytest.raises(MalformedAction, match=match) as info:
@@ -127,6 +141,7 @@ def test_json_actions_round_trip_and_are_accepted(table: Game) -> None:
 
 
 # ---------------------------------------------------------------- malformed map files
+
 
 def usa_raw() -> dict[str, Any]:
     return copy.deepcopy(get_edition("usa").raw)
@@ -165,20 +180,23 @@ def _broken(change: str) -> dict[str, Any]:
     return raw
 
 
-@pytest.mark.parametrize(("change", "entry", "problem"), [
-    ("unknown city in a route", "ROUTE", "unknown city 'gotham'"),
-    ("bad colour", "ROUTE", "unknown colour 'magenta'"),
-    ("duplicate route id", "('chicago-duluth')", "duplicate route id"),
-    ("duplicate city id", "cities[36] ('atlanta')", "duplicate city id"),
-    ("duplicate ticket id", "tickets[30] ('chicago-new-orleans')", "duplicate ticket id"),
-    ("missing route field", "ROUTE", "missing field 'length'"),
-    ("missing city field", "cities[2]", "missing field 'lat'"),
-    ("ticket to an unknown city", "tickets[0] ('boston-miami')", "unknown city or area 'atlantis'"),
-    ("length without points", "ROUTE", "length 7 has no entry in rules.route_points"),
-    ("bad deck card", "deck.joker", "unknown card kind"),
-    ("bad rule value", "rules.locomotives_wild", "must be 'all' or 'ferries_and_tunnels'"),
-    ("mistyped field", "ROUTE", "field 'length' must be int, got '3'"),
-])
+@pytest.mark.parametrize(
+    ("change", "entry", "problem"),
+    [
+        ("unknown city in a route", "ROUTE", "unknown city 'gotham'"),
+        ("bad colour", "ROUTE", "unknown colour 'magenta'"),
+        ("duplicate route id", "('chicago-duluth')", "duplicate route id"),
+        ("duplicate city id", "cities[36] ('atlanta')", "duplicate city id"),
+        ("duplicate ticket id", "tickets[30] ('chicago-new-orleans')", "duplicate ticket id"),
+        ("missing route field", "ROUTE", "missing field 'length'"),
+        ("missing city field", "cities[2]", "missing field 'lat'"),
+        ("ticket to an unknown city", "tickets[0] ('boston-miami')", "unknown city or area 'atlantis'"),
+        ("length without points", "ROUTE", "length 7 has no entry in rules.route_points"),
+        ("bad deck card", "deck.joker", "unknown card kind"),
+        ("bad rule value", "rules.locomotives_wild", "must be 'all' or 'ferries_and_tunnels'"),
+        ("mistyped field", "ROUTE", "field 'length' must be int, got '3'"),
+    ],
+)
 def test_malformed_map_names_the_file_the_entry_and_the_problem(change: str, entry: str, problem: str) -> None:
     raw = _broken(change)
     index = next(i for i, r in enumerate(raw["routes"]) if r["id"] == "chicago-duluth")
@@ -213,26 +231,30 @@ def test_unknown_edition_and_unknown_rule_option() -> None:
 
 # ---------------------------------------------------------------- malformed positions
 
+
 def _position() -> dict[str, Any]:
     return started("usa", 2, seed=4).to_dict()
 
 
-@pytest.mark.parametrize(("change", "match"), [
-    (lambda d: d.pop("deck"), "deck"),
-    (lambda d: d.update(format=99), "unsupported position format 99"),
-    (lambda d: d.update(phase="lunch"), "unknown phase 'lunch'"),
-    (lambda d: d.update(current=2), "bad player index 2"),
-    (lambda d: d.update(deck=["red", "joker"]), "unknown card 'joker'"),
-    (lambda d: d.update(market=["red", "banana", None, None, None]), "unknown card 'banana'"),
-    (lambda d: d.update(routes={"atlantis-miami": 0}), "unknown route 'atlantis-miami'"),
-    (lambda d: d.update(routes={"chicago-duluth": 5}), "bad player index 5"),
-    (lambda d: d.update(tickets=[["boston-gotham"], []]), "unknown ticket 'boston-gotham'"),
-    (lambda d: d.update(hands=[{}]), "'hands' must be a list with one entry per player \\(2\\)"),
-    (lambda d: d.update(trains="many"), "'trains' must be a list"),
-    (lambda d: d.update(edition="narnia"), "unknown edition 'narnia'"),
-    (lambda d: d.update(rng=[3, [1, 2], None]), "malformed position"),
-    (lambda d: d.update(history=[{"type": "fly"}]), "unknown action type 'fly'"),
-])
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        (lambda d: d.pop("deck"), "deck"),
+        (lambda d: d.update(format=99), "unsupported position format 99"),
+        (lambda d: d.update(phase="lunch"), "unknown phase 'lunch'"),
+        (lambda d: d.update(current=2), "bad player index 2"),
+        (lambda d: d.update(deck=["red", "joker"]), "unknown card 'joker'"),
+        (lambda d: d.update(market=["red", "banana", None, None, None]), "unknown card 'banana'"),
+        (lambda d: d.update(routes={"atlantis-miami": 0}), "unknown route 'atlantis-miami'"),
+        (lambda d: d.update(routes={"chicago-duluth": 5}), "bad player index 5"),
+        (lambda d: d.update(tickets=[["boston-gotham"], []]), "unknown ticket 'boston-gotham'"),
+        (lambda d: d.update(hands=[{}]), "'hands' must be a list with one entry per player \\(2\\)"),
+        (lambda d: d.update(trains="many"), "'trains' must be a list"),
+        (lambda d: d.update(edition="narnia"), "unknown edition 'narnia'"),
+        (lambda d: d.update(rng=[3, [1, 2], None]), "malformed position"),
+        (lambda d: d.update(history=[{"type": "fly"}]), "unknown action type 'fly'"),
+    ],
+)
 def test_malformed_position_raises_position_error(change: Any, match: str) -> None:
     d = _position()
     change(d)
@@ -245,11 +267,14 @@ def test_position_that_is_not_an_object() -> None:
         Game.from_dict([1, 2, 3])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("change", "match"), [
-    (lambda d: d["hands"][0].update(red=-1), "negative"),
-    (lambda d: d["hands"][0].update(red=d["hands"][0].get("red", 0) + 1), "red"),
-    (lambda d: d["deck"].pop(), "cards"),
-])
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        (lambda d: d["hands"][0].update(red=-1), "negative"),
+        (lambda d: d["hands"][0].update(red=d["hands"][0].get("red", 0) + 1), "red"),
+        (lambda d: d["deck"].pop(), "cards"),
+    ],
+)
 def test_position_whose_cards_do_not_add_up_is_refused(change: Any, match: str) -> None:
     d = _position()
     change(d)

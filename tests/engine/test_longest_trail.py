@@ -139,8 +139,14 @@ def test_ties_report_the_common_length() -> None:
 
 def test_on_the_usa_map() -> None:
     ed = get_edition("usa")
-    ids = ["seattle-vancouver/1", "calgary-vancouver", "calgary-helena", "helena-seattle", "portland-seattle/1",
-           "helena-winnipeg"]  # a loop Seattle-Vancouver-Calgary-Helena-Seattle plus two tails
+    ids = [
+        "seattle-vancouver/1",
+        "calgary-vancouver",
+        "calgary-helena",
+        "helena-seattle",
+        "portland-seattle/1",
+        "helena-winnipeg",
+    ]  # a loop Seattle-Vancouver-Calgary-Helena-Seattle plus two tails
     length, path = longest_trail(ed, [ed.route_index[r] for r in ids])
     # four odd cities (Seattle, Helena, Portland, Winnipeg): one tail must be left out, the shorter one
     assert length == 1 + 3 + 4 + 6 + 4

@@ -66,6 +66,7 @@ def play(edition: str, players: int, seed: int, style: str, *, events: bool = Fa
 
 # ---------------------------------------------------------------- invariants checked at every step
 
+
 def check_accounting(g: Game) -> None:
     ed, r = g.edition, g.rules
     assert card_total(g) == list(ed.deck), "cards created or lost"
@@ -142,6 +143,7 @@ def check_events(g: Game, events: list[Event]) -> None:
 
 # ---------------------------------------------------------------- checks at random points
 
+
 def check_round_trips(g: Game, rng: random.Random) -> None:
     d = g.to_dict()
     assert Game.from_dict(json.loads(json.dumps(d))) == g
@@ -194,6 +196,7 @@ def check_view_ignores_hidden_information(g: Game, rng: random.Random) -> None:
 
 
 # ---------------------------------------------------------------- the properties
+
 
 @pytest.mark.parametrize(("edition", "players"), GAMES, ids=GAME_IDS)
 @settings(max_examples=3, deadline=None)

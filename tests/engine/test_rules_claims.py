@@ -14,8 +14,9 @@ ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21, 9: 27}
 def board(players: int = 2, current: int = 0, **hands: dict[str, int]) -> Game:
     """A started game where `current` is to move and p0/p1/... hold the given hands."""
     g = started("usa", players, seed=5)
-    return arrange(g, hands={int(k[1:]): v for k, v in hands.items()}, market=["red", "blue", "green", "white", "black"],
-                   current=current)
+    return arrange(
+        g, hands={int(k[1:]): v for k, v in hands.items()}, market=["red", "blue", "green", "white", "black"], current=current
+    )
 
 
 def payments(g: Game, route: str) -> set[tuple[int, ...]]:
@@ -41,8 +42,17 @@ def test_route_points_follow_the_scoring_table() -> None:
     assert {int(k): v for k, v in g.edition.raw["rules"]["route_points"].items()} == {k: ROUTE_POINTS[k] for k in range(1, 7)}
 
 
-@pytest.mark.parametrize(("route", "length"), [("atlanta-nashville", 1), ("atlanta-charleston", 2), ("calgary-vancouver", 3),
-                                               ("calgary-helena", 4), ("atlanta-miami", 5), ("calgary-winnipeg", 6)])
+@pytest.mark.parametrize(
+    ("route", "length"),
+    [
+        ("atlanta-nashville", 1),
+        ("atlanta-charleston", 2),
+        ("calgary-vancouver", 3),
+        ("calgary-helena", 4),
+        ("atlanta-miami", 5),
+        ("calgary-winnipeg", 6),
+    ],
+)
 def test_each_route_length_scores_its_table_value(route: str, length: int) -> None:
     g = board(p0={"locomotive": 6})
     g.apply(claim(route, locomotive=length))
@@ -87,8 +97,7 @@ def test_locomotives_are_wild_and_an_all_locomotive_payment_is_legal() -> None:
 
 def test_all_locomotive_payment_is_offered_once_for_a_gray_route() -> None:
     g = board(p0={"locomotive": 2, "red": 1, "blue": 1})
-    assert payments(g, "atlanta-charleston") == {cards(locomotive=2), cards(red=1, locomotive=1),
-                                                 cards(blue=1, locomotive=1)}
+    assert payments(g, "atlanta-charleston") == {cards(locomotive=2), cards(red=1, locomotive=1), cards(blue=1, locomotive=1)}
 
 
 def test_claim_needs_enough_trains() -> None:
@@ -120,6 +129,7 @@ def test_cards_not_in_hand_are_refused() -> None:
 
 
 # ---------------------------------------------------------------- double routes
+
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(players: int) -> None:

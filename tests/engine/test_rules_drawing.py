@@ -20,8 +20,12 @@ def draws(g: Game) -> set[tuple[str, int | None]]:
 
 
 def test_a_draw_is_two_cards_blind_or_face_up_and_the_slot_is_refilled_at_once() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
-                deck_top=["yellow", "orange", "purple"])
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={},
+        market=["red", "blue", "green", "white", "black"],
+        deck_top=["yellow", "orange", "purple"],
+    )
     p = g.current
     g.apply(faceup(1))
     assert g.phase == "second_card" and g.current == p
@@ -45,8 +49,7 @@ def test_face_up_locomotive_is_never_the_second_card() -> None:
     g.apply(BLIND)
     assert g.phase == "second_card"
     assert ("draw_faceup", 0) not in draws(g)
-    assert draws(g) == {("draw_blind", None), ("draw_faceup", 1), ("draw_faceup", 2), ("draw_faceup", 3),
-                        ("draw_faceup", 4)}
+    assert draws(g) == {("draw_blind", None), ("draw_faceup", 1), ("draw_faceup", 2), ("draw_faceup", 3), ("draw_faceup", 4)}
     refused(g, faceup(0), "second_locomotive", "cannot be taken as the second card")
 
 
@@ -72,8 +75,12 @@ def test_blind_locomotive_counts_as_a_normal_card() -> None:
 
 
 def test_three_face_up_locomotives_flush_the_market() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
-                deck_top=[LOCO, "green", "green", "blue", "blue", "yellow"])
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={},
+        market=[LOCO, LOCO, "red", "white", "black"],
+        deck_top=[LOCO, "green", "green", "blue", "blue", "yellow"],
+    )
     events = g.apply(faceup(2))  # the replacement is the third locomotive
     assert [e.type for e in events][:1] == ["market_flush"]
     assert g.to_dict()["market"] == ["green", "green", "blue", "blue", "yellow"]
@@ -81,8 +88,12 @@ def test_three_face_up_locomotives_flush_the_market() -> None:
 
 
 def test_flush_repeats_while_three_locomotives_show() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
-                deck_top=[LOCO, LOCO, LOCO, LOCO, "green", "green", "green", "blue", "blue", "yellow", "orange"])
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={},
+        market=[LOCO, LOCO, "red", "white", "black"],
+        deck_top=[LOCO, LOCO, LOCO, LOCO, "green", "green", "green", "blue", "blue", "yellow", "orange"],
+    )
     events = g.apply(faceup(2))  # flush 1 turns up 3 locomotives again; flush 2 ends it
     assert [e.type for e in events].count("market_flush") == 2
     assert g.to_dict()["market"] == ["green", "blue", "blue", "yellow", "orange"]
@@ -100,8 +111,13 @@ def test_flush_stops_after_three_consecutive_flushes() -> None:
 
 
 def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
-                deck_top=[LOCO, "green", "green", "blue"], rest=0)
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={},
+        market=[LOCO, LOCO, "red", "white", "black"],
+        deck_top=[LOCO, "green", "green", "blue"],
+        rest=0,
+    )
     events = g.apply(faceup(2))
     assert "market_flush" not in [e.type for e in events]
     assert g.to_dict()["market"] == [LOCO, LOCO, LOCO, "white", "black"]
@@ -109,8 +125,14 @@ def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> N
 
 
 def test_flush_counts_the_discard_pile_as_a_source() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"],
-                deck_top=[LOCO, "green", "green"], discard=["blue", "blue", "yellow"], rest=0)
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={},
+        market=[LOCO, LOCO, "red", "white", "black"],
+        deck_top=[LOCO, "green", "green"],
+        discard=["blue", "blue", "yellow"],
+        rest=0,
+    )
     events = g.apply(faceup(2))  # 2 cards in the deck + 3 in the discard pile = 5 fresh cards
     assert "market_flush" in [e.type for e in events]
     assert sorted(g.to_dict()["market"]) == sorted(["green", "green", "blue", "blue", "yellow"])
@@ -160,8 +182,9 @@ def test_empty_deck_is_rebuilt_from_the_shuffled_discard_pile() -> None:
 
 
 def test_market_is_refilled_from_the_discard_pile_when_the_deck_is_empty() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"],
-                discard=["yellow"], rest=0)
+    g = arrange(
+        started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], discard=["yellow"], rest=0
+    )
     g.apply(faceup(0))
     assert g.to_dict()["market"][0] == "yellow"
     assert not g.deck and not g.discard
@@ -178,10 +201,13 @@ def test_deck_and_discard_empty_market_not_refilled_and_no_blind_draw() -> None:
     refused(g, faceup(0), "empty_slot", "slot 0 is empty")
 
 
-@pytest.mark.parametrize("market", [
-    [None, None, None, None, "red"],  # the only card is taken: nothing left
-    [LOCO, None, LOCO, None, "red"],  # only face-up locomotives left: none can be the second card
-])
+@pytest.mark.parametrize(
+    "market",
+    [
+        [None, None, None, None, "red"],  # the only card is taken: nothing left
+        [LOCO, None, LOCO, None, "red"],  # only face-up locomotives left: none can be the second card
+    ],
+)
 def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: list[str | None]) -> None:
     g = arrange(started("usa", 2, seed=1), hands={}, market=market, rest=0)
     p = g.current
@@ -206,8 +232,12 @@ def test_lone_face_up_locomotive_can_still_be_the_first_card() -> None:
 
 
 def test_hand_size_is_unlimited() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={0: {"red": 12, "blue": 12, "green": 12}, 1: {}},
-                market=["white", "black", "yellow", "orange", "purple"], current=0)
+    g = arrange(
+        started("usa", 2, seed=1),
+        hands={0: {"red": 12, "blue": 12, "green": 12}, 1: {}},
+        market=["white", "black", "yellow", "orange", "purple"],
+        current=0,
+    )
     g.apply(BLIND)
     g.apply(BLIND)
     assert sum(g.hands[0]) == 38

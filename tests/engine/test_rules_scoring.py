@@ -26,8 +26,10 @@ def test_completed_ticket_adds_its_value_and_an_unfinished_one_subtracts_it() ->
     routes = {"denver-santa-fe": 0, "el-paso-santa-fe": 0}  # Denver - Santa Fe - El Paso
     res = scored(routes, [["denver-el-paso", "boston-miami"], []])
     p0 = res["players"][0]
-    assert {t["id"]: (t["points"], t["completed"]) for t in p0["tickets"]} == {"denver-el-paso": (4, True),
-                                                                               "boston-miami": (12, False)}
+    assert {t["id"]: (t["points"], t["completed"]) for t in p0["tickets"]} == {
+        "denver-el-paso": (4, True),
+        "boston-miami": (12, False),
+    }
     assert p0["ticket_points"] == 4 - 12
     assert p0["tickets_completed"] == 1
     assert p0["total"] == 4 + 4 - 12 + 10
@@ -80,8 +82,14 @@ def test_tie_broken_by_most_completed_tickets() -> None:
 
 def test_then_by_the_longest_path_bonus() -> None:
     # p0: 10 route points + bonus (5 spaces) = 20; p1: 7+7+2+2+2 = 20 in parts of at most 4 spaces
-    routes = {"atlanta-miami": 0, "calgary-helena": 1, "chicago-omaha": 1, "denver-santa-fe": 1,
-              "dallas-little-rock": 1, "atlanta-charleston": 1}
+    routes = {
+        "atlanta-miami": 0,
+        "calgary-helena": 1,
+        "chicago-omaha": 1,
+        "denver-santa-fe": 1,
+        "dallas-little-rock": 1,
+        "atlanta-charleston": 1,
+    }
     res = scored(routes, [[], []])
     assert [p["total"] for p in res["players"]] == [20, 20]
     assert [p["longest_path_bonus"] for p in res["players"]] == [10, 0]

@@ -80,5 +80,9 @@ def test_setup_offers_only_ticket_choices() -> None:
     g = Game("usa", 2, seed=3)
     assert {a.type for a in g.legal_actions()} == {KEEP_TICKETS}
     refused(g, {"type": "draw_blind"}, "wrong_phase", "cannot draw train cards now")
-    refused(g, {"type": "claim", "route": "atlanta-nashville", "cards": {"locomotive": 1}}, "wrong_phase",
-            "first choose your destination tickets")
+    refused(
+        g,
+        {"type": "claim", "route": "atlanta-nashville", "cards": {"locomotive": 1}},
+        "wrong_phase",
+        "first choose your destination tickets",
+    )

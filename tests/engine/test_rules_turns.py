@@ -8,8 +8,13 @@ from positions import BLIND, PASS, arrange, claim, faceup, refused, started
 from ttr.engine import Game
 
 
-def blocked(players: int = 3, hands: dict[int, dict[str, int]] | None = None, trains: list[int] | None = None,
-            market: list[str | None] | None = None, free: tuple[str, ...] = ()) -> Game:
+def blocked(
+    players: int = 3,
+    hands: dict[int, dict[str, int]] | None = None,
+    trains: list[int] | None = None,
+    market: list[str | None] | None = None,
+    free: tuple[str, ...] = (),
+) -> Game:
     """Every route of 3 or fewer spaces owned, 3 trains each, no cards to draw, no tickets left.
 
     Player 0 holds every card not placed elsewhere, but nobody can claim (a free route needs more
@@ -21,8 +26,16 @@ def blocked(players: int = 3, hands: dict[int, dict[str, int]] | None = None, tr
     for r in ed.routes:  # lanes of a double are listed together, so they get different owners
         if r.length <= 3 and r.id not in free:
             owned[r.id] = len(owned) % players
-    return arrange(g, hands=hands or {}, market=market or [None] * 5, rest=0, routes=owned, ticket_deck=[],
-                   trains=trains or [3] * players, current=0)
+    return arrange(
+        g,
+        hands=hands or {},
+        market=market or [None] * 5,
+        rest=0,
+        routes=owned,
+        ticket_deck=[],
+        trains=trains or [3] * players,
+        current=0,
+    )
 
 
 def test_pass_is_the_only_action_when_nothing_else_is_legal() -> None:
@@ -75,8 +88,13 @@ def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
 
 def _end_table(trains: list[int]) -> Game:
     g = started("usa", 3, seed=8)
-    return arrange(g, hands={0: {"red": 6, "locomotive": 2}, 1: {"blue": 3}, 2: {"green": 2}},
-                   market=["white", "black", "yellow", "orange", "purple"], trains=trains, current=0)
+    return arrange(
+        g,
+        hands={0: {"red": 6, "locomotive": 2}, 1: {"blue": 3}, 2: {"green": 2}},
+        market=["white", "black", "yellow", "orange", "purple"],
+        trains=trains,
+        current=0,
+    )
 
 
 def test_end_trigger_gives_every_player_one_more_turn_including_the_trigger_player() -> None:

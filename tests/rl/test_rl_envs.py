@@ -26,8 +26,10 @@ def test_pettingzoo_api_test(edition: str) -> None:
         warnings.simplefilter("always")
         api_test(ticket_to_ride_v0.env(edition=edition, players=players, render_mode="ansi"), num_cycles=400)
     # api_test warns about every Dict observation (the action-mask convention it itself supports): nothing else
-    expected = {"Observation is not a NumPy array",
-                "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete"}
+    expected = {
+        "Observation is not a NumPy array",
+        "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    }
     assert {str(w.message) for w in caught} <= expected
 
 
@@ -172,8 +174,10 @@ def test_rule_options_shape_the_spaces() -> None:
 
 
 def test_the_rest_of_the_package_does_not_import_the_rl_extra() -> None:
-    code = ("import sys, ttr, ttr.engine, ttr.bots, ttr.sim.runner, ttr.cli; "
-            "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))")
+    code = (
+        "import sys, ttr, ttr.engine, ttr.bots, ttr.sim.runner, ttr.cli; "
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

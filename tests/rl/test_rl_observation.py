@@ -74,12 +74,14 @@ def test_observation_and_mask_ignore_other_players_secrets(edition: str, seed: i
     b = ObservationEncoder(layout, me).encode(other.view(me))
     assert np.array_equal(a, b)
     codec = codec_for(game.edition)
-    assert (sorted(codec.legal_table(game.legal_actions(), game.view(me)))
-            == sorted(codec.legal_table(other.legal_actions(), other.view(me))))
+    assert sorted(codec.legal_table(game.legal_actions(), game.view(me))) == sorted(
+        codec.legal_table(other.legal_actions(), other.view(me))
+    )
     for p in range(game.n):  # and the others' own observations do see their changed hands
         if p != me and game.hands[p] != other.hands[p]:
-            assert not np.array_equal(ObservationEncoder(layout, p).encode(game.view(p)),
-                                      ObservationEncoder(layout, p).encode(other.view(p)))
+            assert not np.array_equal(
+                ObservationEncoder(layout, p).encode(game.view(p)), ObservationEncoder(layout, p).encode(other.view(p))
+            )
 
 
 @pytest.mark.parametrize("edition", BUILTIN)
@@ -102,7 +104,7 @@ def test_observations_stay_in_bounds_with_the_most_players(edition: str) -> None
 
 def block(obs: np.ndarray, layout: Any, name: str) -> np.ndarray:
     b = layout.blocks[name]
-    return obs[b.start: b.stop]
+    return obs[b.start : b.stop]
 
 
 def test_blocks_say_what_the_view_says() -> None:
@@ -132,10 +134,12 @@ def test_blocks_say_what_the_view_says() -> None:
         assert public[rel, fields.index("score")] == game.scores[p]
         assert public[rel, fields.index("cards")] == sum(game.hands[p])
         assert public[rel, fields.index("stations_left")] == game.stations_left[p]
-    assert not public[game.n:].any()  # seats beyond the player count stay empty
+    assert not public[game.n :].any()  # seats beyond the player count stay empty
     phase = block(obs, layout, "phase")
-    assert phase.sum() == 1 and phase[["setup", "turn", "second_card", "keep_tickets", "tunnel",
-                                       "place_passenger", "over"].index(game.phase)] == 1
+    assert (
+        phase.sum() == 1
+        and phase[["setup", "turn", "second_card", "keep_tickets", "tunnel", "place_passenger", "over"].index(game.phase)] == 1
+    )
 
 
 def test_incremental_encoding_matches_a_fresh_encoder() -> None:

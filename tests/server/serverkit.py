@@ -52,8 +52,14 @@ def wait_for(predicate: Any, timeout: float = TIMEOUT, interval: float = 0.01) -
     raise AssertionError("timed out waiting")
 
 
-def play_random(client: Any, game_id: str, tokens: dict[int, str], rng: random.Random, max_actions: int = 100_000,
-                seen: list[tuple[int, Any]] | None = None) -> int:
+def play_random(
+    client: Any,
+    game_id: str,
+    tokens: dict[int, str],
+    rng: random.Random,
+    max_actions: int = 100_000,
+    seen: list[tuple[int, Any]] | None = None,
+) -> int:
     """Play the human seats (random legal actions, with expected_seq) until the game ends or max_actions.
 
     Bots move on the server meanwhile. Every response is appended to `seen` as (seat, json) when given.
@@ -74,8 +80,11 @@ def play_random(client: Any, game_id: str, tokens: dict[int, str], rng: random.R
                 return played
             if data["legal"] and data["seat"] == seat:
                 action = rng.choice(data["legal"])
-                res = client.post(f"/api/games/{game_id}/actions", headers=bearer(token),
-                                  json={"seat": seat, "action": action, "expected_seq": data["seq"]})
+                res = client.post(
+                    f"/api/games/{game_id}/actions",
+                    headers=bearer(token),
+                    json={"seat": seat, "action": action, "expected_seq": data["seq"]},
+                )
                 assert res.status_code == 200, res.text
                 if seen is not None:
                     seen.append((seat, res.json()))
@@ -95,8 +104,9 @@ def free_port() -> int:
 class ServerProcess:
     """A real `ttr serve` in a subprocess (kill -9 it to simulate a crash)."""
 
-    def __init__(self, db: str, port: int | None = None, bot_delay: float = 0.0, log: Path | None = None,
-                 quiet: bool = True) -> None:
+    def __init__(
+        self, db: str, port: int | None = None, bot_delay: float = 0.0, log: Path | None = None, quiet: bool = True
+    ) -> None:
         self.db = db
         self.port = port or free_port()
         self.bot_delay = bot_delay
@@ -117,10 +127,23 @@ class ServerProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("TTR_DATABASE_URL", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay),
-             *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"])],
-            stdout=out, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "ttr",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--bot-delay",
+                str(self.bot_delay),
+                *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"]),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

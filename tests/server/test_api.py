@@ -27,8 +27,9 @@ def test_editions_and_maps(client):
 
 
 def test_create_join_play_and_watch(client):
-    created = create(client, edition="usa", players=2, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}],
-                     name="Friday game")
+    created = create(
+        client, edition="usa", players=2, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}], name="Friday game"
+    )
     gid = created["game_id"]
     token = created["seats"][0]["token"]
     assert len(token) >= 22 and created["seats"][0]["join_url"] == f"/play/{gid}?token={token}"
@@ -37,8 +38,12 @@ def test_create_join_play_and_watch(client):
     assert summary["status"] == "open" and summary["seq"] == 0 and summary["name"] == "Friday game"
     assert [g["game_id"] for g in client.get("/api/games", params={"status": "open"}).json()] == [gid]
     # nothing moves until the human seat is taken
-    assert client.post(f"/api/games/{gid}/actions", headers=bearer(token),
-                       json={"action": {"type": "draw_blind"}}).json()["error"]["code"] == "not_started"
+    assert (
+        client.post(f"/api/games/{gid}/actions", headers=bearer(token), json={"action": {"type": "draw_blind"}}).json()["error"][
+            "code"
+        ]
+        == "not_started"
+    )
     res = client.post(f"/api/games/{gid}/join", json={"name": "  Ana\u0007 "}, headers=bearer(token))
     assert res.json() == {"seat": 0, "token": token}
     state = wait_for(lambda: (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"] and s)
@@ -112,8 +117,13 @@ def test_public_join_of_free_seat_and_private_games(client):
 
 
 def test_hotseat_token_controls_every_human_seat(client):
-    created = create(client, edition="europe", players=3, hotseat=True,
-                     seats=[{"type": "human", "name": "Ana"}, {"type": "human", "name": "Bo"}, {"type": "bot"}])
+    created = create(
+        client,
+        edition="europe",
+        players=3,
+        hotseat=True,
+        seats=[{"type": "human", "name": "Ana"}, {"type": "human", "name": "Bo"}, {"type": "bot"}],
+    )
     gid, token = created["game_id"], created["hotseat_token"]
     assert all(s.get("token") is None for s in created["seats"])
     st = client.get(f"/api/games/{gid}/state", headers=bearer(token)).json()
@@ -125,8 +135,11 @@ def test_hotseat_token_controls_every_human_seat(client):
     for _ in range(12):
         st = wait_for(lambda: (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"] and s)
         assert st["seat"] in (0, 1) and st["view"]["me"] == st["seat"]
-        res = client.post(f"/api/games/{gid}/actions", headers=bearer(token),
-                          json={"seat": st["seat"], "action": rng.choice(st["legal"]), "expected_seq": st["seq"]})
+        res = client.post(
+            f"/api/games/{gid}/actions",
+            headers=bearer(token),
+            json={"seat": st["seat"], "action": rng.choice(st["legal"]), "expected_seq": st["seq"]},
+        )
         assert res.status_code == 200, res.text
     log = client.get(f"/api/games/{gid}/log").json()["events"]
     assert {e["event"]["player"] for e in log if e["event"]["type"] == "keep_tickets"} == {0, 1, 2}
@@ -139,8 +152,13 @@ ERROR_CASES = [
     ("post", "/api/games", {"json": {"edition": "usa", "players": 9}}, 422, "invalid_request"),
     ("post", "/api/games", {"json": {"edition": "usa", "players": 1}}, 422, "player_count"),
     ("post", "/api/games", {"json": {"options": {"no_such_rule": 1}}}, 422, "bad_options"),
-    ("post", "/api/games", {"json": {"players": 2, "seats": [{"type": "bot", "level": "godlike"}, {"type": "human"}]}},
-     422, "bad_level"),
+    (
+        "post",
+        "/api/games",
+        {"json": {"players": 2, "seats": [{"type": "bot", "level": "godlike"}, {"type": "human"}]}},
+        422,
+        "bad_level",
+    ),
     ("post", "/api/games", {"content": b"[" * 70_000, "headers": {"content-type": "application/json"}}, 413, "too_large"),
     ("get", "/api/games/nosuchgame", {}, 404, "unknown_game"),
     ("get", "/api/games/nosuchgame/state", {}, 404, "unknown_game"),

@@ -23,8 +23,10 @@ def test_kill_9_mid_game_and_restart(tmp_path):
     rng = random.Random(2)
     with running(server):
         http = httpx.Client(base_url=server.url, timeout=10)
-        bot_games = [create(http, edition=ed, players=3, seats=[{"type": "bot", "level": "easy"}] * 3)["game_id"]
-                     for ed in ("usa", "europe", "nordic", "marklin")]
+        bot_games = [
+            create(http, edition=ed, players=3, seats=[{"type": "bot", "level": "easy"}] * 3)["game_id"]
+            for ed in ("usa", "europe", "nordic", "marklin")
+        ]
         human = create(http, edition="usa", players=2, seats=[{"type": "human"}, {"type": "bot"}])
         hid = human["game_id"]
         tokens = join_all(http, human)
@@ -32,8 +34,11 @@ def test_kill_9_mid_game_and_restart(tmp_path):
         acknowledged = []
         for _ in range(6):
             st = wait_for(lambda: (s := http.get(f"/api/games/{hid}/state", headers=bearer(tokens[0])).json())["legal"] and s)
-            res = http.post(f"/api/games/{hid}/actions", headers=bearer(tokens[0]),
-                            json={"action": rng.choice(st["legal"]), "expected_seq": st["seq"]})
+            res = http.post(
+                f"/api/games/{hid}/actions",
+                headers=bearer(tokens[0]),
+                json={"action": rng.choice(st["legal"]), "expected_seq": st["seq"]},
+            )
             assert res.status_code == 200
             acknowledged.append(res.json())
         wait_for(lambda: all(http.get(f"/api/games/{g}").json()["seq"] > 20 for g in bot_games))
@@ -52,8 +57,9 @@ def test_kill_9_mid_game_and_restart(tmp_path):
         assert play_random(http, hid, tokens, rng) > 0
         deadline = time.monotonic() + 60
         for gid in bot_games:
-            wait_for(lambda g=gid: http.get(f"/api/games/{g}").json()["status"] == "finished",
-                     timeout=deadline - time.monotonic())
+            wait_for(
+                lambda g=gid: http.get(f"/api/games/{g}").json()["status"] == "finished", timeout=deadline - time.monotonic()
+            )
         for gid in [*bot_games, hid]:
             rec = http.get(f"/api/games/{gid}/record").json()
             replayed = Game.replay(rec)

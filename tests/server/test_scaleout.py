@@ -73,8 +73,11 @@ def test_two_processes_one_game(pg_db, tmp_path):
                 pass
             st0 = ha.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json()
             if st0["legal"]:
-                res = ha.post(f"/api/games/{gid}/actions", headers=bearer(tokens[0]),
-                              json={"action": rng.choice(st0["legal"]), "expected_seq": st0["seq"]})
+                res = ha.post(
+                    f"/api/games/{gid}/actions",
+                    headers=bearer(tokens[0]),
+                    json={"action": rng.choice(st0["legal"]), "expected_seq": st0["seq"]},
+                )
                 assert res.status_code in (200, 409), res.text
                 plays_via_a += res.status_code == 200
         assert plays_via_a > 10
@@ -86,8 +89,9 @@ def test_two_processes_one_game(pg_db, tmp_path):
         spec.close()
 
         # bots are played exactly once, whichever process drives them, and survive the death of one process
-        bot_games = [create(ha, edition="usa", players=2, seats=[{"type": "bot", "level": "easy"}] * 2)["game_id"]
-                     for _ in range(3)]
+        bot_games = [
+            create(ha, edition="usa", players=2, seats=[{"type": "bot", "level": "easy"}] * 2)["game_id"] for _ in range(3)
+        ]
         wait_for(lambda: all(hb.get(f"/api/games/{g}").json()["seq"] > 10 for g in bot_games))
         a.kill()
         for g in bot_games:

@@ -77,8 +77,11 @@ class Client:
         """Keep a message, noting whether the game was over by then (the end reveals everyone's tickets)."""
         if isinstance(msg, dict):
             st = msg.get("state", msg)
-            if (any(e.get("event", {}).get("type") == "game_over" for e in msg.get("events", ()))
-                    or st.get("summary", {}).get("status") == "finished" or "result" in st.get("view", {})):
+            if (
+                any(e.get("event", {}).get("type") == "game_over" for e in msg.get("events", ()))
+                or st.get("summary", {}).get("status") == "finished"
+                or "result" in st.get("view", {})
+            ):
                 self.over = True
         self.received.append((self.over, msg))
 
@@ -174,12 +177,16 @@ def server(tmp_path_factory):
         yield srv
 
 
-@pytest.mark.parametrize("body", [
-    {"edition": "usa", "players": 3, "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "easy"}]},
-    {"edition": "europe", "players": 3, "hotseat": True, "seats": [{"type": "human"}, {"type": "bot"}, {"type": "human"}]},
-    {"edition": "marklin", "players": 2, "seats": [{"type": "human"}, {"type": "human"}]},
-    {"edition": "nordic", "players": 3, "seats": [{"type": "bot"}, {"type": "human"}, {"type": "bot", "level": "hard"}]},
-], ids=["usa-2humans-bot", "europe-hotseat-bot", "marklin-2humans", "nordic-human-2bots"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"edition": "usa", "players": 3, "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "easy"}]},
+        {"edition": "europe", "players": 3, "hotseat": True, "seats": [{"type": "human"}, {"type": "bot"}, {"type": "human"}]},
+        {"edition": "marklin", "players": 2, "seats": [{"type": "human"}, {"type": "human"}]},
+        {"edition": "nordic", "players": 3, "seats": [{"type": "bot"}, {"type": "human"}, {"type": "bot", "level": "hard"}]},
+    ],
+    ids=["usa-2humans-bot", "europe-hotseat-bot", "marklin-2humans", "nordic-human-2bots"],
+)
 def test_whole_games_leak_nothing(server, body):
     checked = play_and_scan(server, body, random.Random(hash(body["edition"]) % 1000))
     assert checked > 100

@@ -94,8 +94,27 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
     server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0)
     with running(server):
         for via in ("http", "ws"):
-            assert ttr_main(["loadtest", "--url", server.url, "--games", "3", "--duration", "3", "--think", "0",
-                             "--bots", "1", "--via", via, "--json"]) == 0
+            assert (
+                ttr_main(
+                    [
+                        "loadtest",
+                        "--url",
+                        server.url,
+                        "--games",
+                        "3",
+                        "--duration",
+                        "3",
+                        "--think",
+                        "0",
+                        "--bots",
+                        "1",
+                        "--via",
+                        via,
+                        "--json",
+                    ]
+                )
+                == 0
+            )
             report = json.loads(capsys.readouterr().out)
             assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
             assert report["actions_via"] == via

@@ -79,8 +79,11 @@ def test_hotseat_undo_restores_the_exact_view_and_stops_at_hidden_information(cl
         assert res.status_code == 200, res.text
         after = _state(client, gid, token, before["seat"])
         route = action.get("route")
-        reveals = action["type"] in REVEALING or (route is not None and _is_tunnel(client, route)) or \
-            after["summary"]["status"] == "finished"
+        reveals = (
+            action["type"] in REVEALING
+            or (route is not None and _is_tunnel(client, route))
+            or after["summary"]["status"] == "finished"
+        )
         assert after["can_undo"] is (not reveals), action
         if reveals:
             res = client.post(f"/api/games/{gid}/undo", headers=bearer(token))

@@ -77,11 +77,15 @@ def test_socket_errors(client):
     with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:
         first = ws.receive_json()
         seq = first["seq"]
-        for raw, code in [("{oops", "malformed_json"), ('{"type": "dance"}', "unknown_message"), ("[1]", "malformed"),
-                          ('{"type": "action", "action": {"type": "draw_blind"}, "x": 1}', "unknown_field"),
-                          ('{"type": "action", "action": {"type": "teleport"}}', "malformed"),
-                          ('{"type": "action", "seat": "0", "action": {"type": "draw_blind"}}', "malformed"),
-                          ('{"type": "action", "seat": 1, "action": {"type": "draw_blind"}}', "not_your_seat")]:
+        for raw, code in [
+            ("{oops", "malformed_json"),
+            ('{"type": "dance"}', "unknown_message"),
+            ("[1]", "malformed"),
+            ('{"type": "action", "action": {"type": "draw_blind"}, "x": 1}', "unknown_field"),
+            ('{"type": "action", "action": {"type": "teleport"}}', "malformed"),
+            ('{"type": "action", "seat": "0", "action": {"type": "draw_blind"}}', "malformed"),
+            ('{"type": "action", "seat": 1, "action": {"type": "draw_blind"}}', "not_your_seat"),
+        ]:
             ws.send_text(raw)
             msg = ws.receive_json()
             assert msg["type"] == "error" and msg["error"]["code"] == code, (raw, msg)
@@ -94,9 +98,12 @@ def test_socket_errors(client):
         ws.receive_json()
         ws.send_json({"type": "action", "action": {"type": "draw_blind"}})
         assert ws.receive_json()["error"]["code"] == "spectator"
-    for url, code in [("/ws/games/nope", "unknown_game"), (f"/ws/games/{gid}?token=wrong", "bad_token"),
-                      (f"/ws/games/{gid}?token={tokens[0]}&seat=1", "not_your_seat"),
-                      (f"/ws/games/{gid}?since=x", "bad_parameter")]:
+    for url, code in [
+        ("/ws/games/nope", "unknown_game"),
+        (f"/ws/games/{gid}?token=wrong", "bad_token"),
+        (f"/ws/games/{gid}?token={tokens[0]}&seat=1", "not_your_seat"),
+        (f"/ws/games/{gid}?since=x", "bad_parameter"),
+    ]:
         with client.websocket_connect(url) as ws:
             assert ws.receive_json()["error"]["code"] == code
             with pytest.raises(WebSocketDisconnect):
@@ -107,8 +114,10 @@ def test_http_action_reaches_other_sockets(client):
     created = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])
     gid = created["game_id"]
     tokens = join_all(client, created)
-    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0, \
-            client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1,
+    ):
         s0, s1 = ws0.receive_json(), ws1.receive_json()
         mover = s0["state"]["view"]["current"]
         st = (s0, s1)[mover]["state"]

@@ -20,7 +20,7 @@ def test_schedule_rotates_seats_on_the_same_deal() -> None:
     specs = schedule("usa", 3, ["planner", "racer", "random"], 9, seed=5)
     assert [s.seed for s in specs] == [5, 5, 5, 6, 6, 6, 7, 7, 7]
     for block in range(3):
-        seatings = [s.bots for s in specs[block * 3:block * 3 + 3]]
+        seatings = [s.bots for s in specs[block * 3 : block * 3 + 3]]
         for seat in range(3):
             assert sorted(b[seat] for b in seatings) == ["planner", "racer", "random"]
 
@@ -59,9 +59,27 @@ def test_cli_same_seed_same_json_lines(tmp_path: Path) -> None:
     outs = []
     for name in ("a", "b"):
         out = tmp_path / f"{name}.jsonl"
-        code = main(["tournament", "--edition", "nordic", "--players", "2", "--bots", "planner,one_step",
-                     "--games", "4", "--seed", "9", "--jobs", "1", "--out", str(out),
-                     "--summary", str(tmp_path / f"{name}.json")])
+        code = main(
+            [
+                "tournament",
+                "--edition",
+                "nordic",
+                "--players",
+                "2",
+                "--bots",
+                "planner,one_step",
+                "--games",
+                "4",
+                "--seed",
+                "9",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+                "--summary",
+                str(tmp_path / f"{name}.json"),
+            ]
+        )
         assert code == 0
         outs.append(out.read_text(encoding="utf-8"))
     assert outs[0] == outs[1]
@@ -79,8 +97,23 @@ def test_cli_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
 def test_report_files(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     report = tmp_path / "report"
-    code = main(["tournament", "--edition", "marklin", "--players", "3", "--bots", "planner,racer,long_route",
-                 "--games", "3", "--jobs", "1", "--report", str(report)])
+    code = main(
+        [
+            "tournament",
+            "--edition",
+            "marklin",
+            "--players",
+            "3",
+            "--bots",
+            "planner,racer,long_route",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--report",
+            str(report),
+        ]
+    )
     assert code == 0
     for name in ("index.html", "scores.png", "seats.png", "routes.png", "cities.png", "summary.json"):
         assert (report / name).stat().st_size > 0, name
@@ -109,11 +142,21 @@ def test_wilson_interval_contains_the_rate(n: int, share: float) -> None:
 def synthetic(bots: list[str], scores: list[int], first: int, passes: int = 0, stalemate: bool = False) -> dict:
     best = max(scores)
     return {
-        "players": len(bots), "bots": bots, "first_player": first,
+        "players": len(bots),
+        "bots": bots,
+        "first_player": first,
         "result": {"scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]},
         "stats": {"turns": 50, "decisions": 90, "passes": passes, "stalemate": stalemate},
-        "breakdown": [{"total": s, "tickets_completed": 1, "ticket_points": 3, "route_points": s - 3,
-                       "tickets": [{"id": "x", "completed": True}, {"id": "y", "completed": False}]} for s in scores],
+        "breakdown": [
+            {
+                "total": s,
+                "tickets_completed": 1,
+                "ticket_points": 3,
+                "route_points": s - 3,
+                "tickets": [{"id": "x", "completed": True}, {"id": "y", "completed": False}],
+            }
+            for s in scores
+        ],
     }
 
 

@@ -76,8 +76,14 @@ def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, tr
     return out
 
 
-def shortest_path(info: MapInfo, weights: Sequence[float], sources: Sequence[int], targets: Sequence[int],
-                  borrow: Sequence[float] | None = None, track: set[int] | None = None) -> tuple[float, list[int], list[int]]:
+def shortest_path(
+    info: MapInfo,
+    weights: Sequence[float],
+    sources: Sequence[int],
+    targets: Sequence[int],
+    borrow: Sequence[float] | None = None,
+    track: set[int] | None = None,
+) -> tuple[float, list[int], list[int]]:
     """Cheapest path from any source to any target: (cost, routes to claim, borrowed routes).
 
     Routes to claim are those with weight > 0, plus zero-weight routes listed in `track` (routes
@@ -146,8 +152,15 @@ class Plan:
     ticket_borrowed: dict[int, list[int]] = field(default_factory=dict)
 
 
-def plan_network(info: MapInfo, weights: Sequence[float], tickets: Sequence[Ticket], trains: int,
-                 borrow: Sequence[float] | None = None, stations: int = 0, tries: int = 3) -> Plan:
+def plan_network(
+    info: MapInfo,
+    weights: Sequence[float],
+    tickets: Sequence[Ticket],
+    trains: int,
+    borrow: Sequence[float] | None = None,
+    stations: int = 0,
+    tries: int = 3,
+) -> Plan:
     """A cheap network joining every ticket (greedy Steiner tree over shortest paths).
 
     Tickets are connected one after another; routes already planned cost nothing for the next
@@ -171,8 +184,9 @@ def plan_network(info: MapInfo, weights: Sequence[float], tickets: Sequence[Tick
     return best
 
 
-def _plan_in_order(info: MapInfo, weights: Sequence[float], order: Sequence[Ticket], trains: int,
-                   borrow: Sequence[float] | None, stations: int) -> Plan:
+def _plan_in_order(
+    info: MapInfo, weights: Sequence[float], order: Sequence[Ticket], trains: int, borrow: Sequence[float] | None, stations: int
+) -> Plan:
     w = list(weights)
     lend = list(borrow) if borrow is not None else None
     plan = Plan()

@@ -27,6 +27,7 @@ from .memory import Memory
 
 TICKET_BIAS = 3.0  # weight exp(bias * share of the ticket's shortest path the opponent already owns)
 
+
 @per_edition
 def ticket_paths(edition: Edition) -> list[frozenset[int]]:
     """Per ticket, the routes of its shortest path on the empty map (cached per edition)."""
@@ -125,12 +126,12 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
             spare[ed.tickets[t].deck] -= 1
         chosen_set = set(chosen)
         left = [t for t in left if t not in chosen_set]
-        opp_tickets[q] = chosen[:view.ticket_counts[q]]
-        opp_offered[q] = chosen[view.ticket_counts[q]:]
+        opp_tickets[q] = chosen[: view.ticket_counts[q]]
+        opp_offered[q] = chosen[view.ticket_counts[q] :]
     rng.shuffle(left)
     ticket_decks: dict[str, list[int]] = {}
     for d in ed.ticket_decks:
-        fill = [t for t in left if ed.tickets[t].deck == d][:free[d]]
+        fill = [t for t in left if ed.tickets[t].deck == d][: free[d]]
         ticket_decks[d] = list(reversed(bottom.get(d, []))) + fill  # index 0 is the bottom
     used = {t for ts in ticket_decks.values() for t in ts}
     removed = [t for t in left if t not in used] + [t for t in returned if t not in used]
@@ -141,9 +142,13 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
     tunnel = None
     if view.tunnel is not None:
         ri, paid, revealed, extra, colour = view.tunnel
-        tunnel = {"route": ed.routes[ri].id, "paid": {names[i]: k for i, k in enumerate(paid) if k},
-                  "revealed": [names[c] for c in revealed], "extra": extra,
-                  "colour": COLOURS[colour] if colour >= 0 else None}
+        tunnel = {
+            "route": ed.routes[ri].id,
+            "paid": {names[i]: k for i, k in enumerate(paid) if k},
+            "revealed": [names[c] for c in revealed],
+            "extra": extra,
+            "colour": COLOURS[colour] if colour >= 0 else None,
+        }
     setup_left = n - (view.current - view.first_player) % n if view.phase == "setup" else 0
     data: dict[str, Any] = {
         "format": POSITION_FORMAT,

@@ -77,9 +77,20 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = 400, time_per_move: float | None = None,
-                 exploration: float = 0.7, confidence: float = 1.0, depth: int = 2, max_claims: int = 2,
-                 max_faceup: int = 2, max_keeps: int = 4, keep_factor: float = 2.0, **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 400,
+        time_per_move: float | None = None,
+        exploration: float = 0.7,
+        confidence: float = 1.0,
+        depth: int = 2,
+        max_claims: int = 2,
+        max_faceup: int = 2,
+        max_keeps: int = 4,
+        keep_factor: float = 2.0,
+        **options: Any,
+    ) -> None:
         super().__init__(seed, **options)
         self.iterations = int(iterations)
         self.time_per_move = time_per_move
@@ -109,8 +120,11 @@ class ISMCTSBot(Bot):
             return legal[0]
         advice = self.advisor.act(view, legal)
         if advice.type == KEEP_TICKETS:
-            choice = self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor) \
-                if self.keep_factor > 0 else advice
+            choice = (
+                self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
+                if self.keep_factor > 0
+                else advice
+            )
             ed = view.edition
             self.memory.note_keep([ed.tickets[t].id for t in view.offered], choice.tickets)
             return choice
@@ -127,8 +141,10 @@ class ISMCTSBot(Bot):
         s = self.advisor.situation(view)
         ed = view.edition
         offered = {ed.tickets[t].id: ed.tickets[t] for t in view.offered}
-        rated = sorted((a for a in legal if a.type == KEEP_TICKETS and a != advice),
-                       key=lambda a: -self.advisor.keep_value(s, [offered[i] for i in a.tickets or ()]))
+        rated = sorted(
+            (a for a in legal if a.type == KEEP_TICKETS and a != advice),
+            key=lambda a: -self.advisor.keep_value(s, [offered[i] for i in a.tickets or ()]),
+        )
         self.own_plan = {}
         return [advice, *rated[: self.max_keeps]]
 
@@ -189,8 +205,9 @@ class ISMCTSBot(Bot):
             quota = max(len(group), budget * (round_no + 1) // rounds - done) if budget else 0
             round_end = start + self.time_per_move * factor * (round_no + 1) / rounds if self.time_per_move else None
             spent = 0
-            while spent == 0 or ((not budget or spent + len(group) <= quota)
-                                 and (round_end is None or time.perf_counter() < round_end)):
+            while spent == 0 or (
+                (not budget or spent + len(group) <= quota) and (round_end is None or time.perf_counter() < round_end)
+            ):
                 world = determinize(view, self.memory, rng)
                 base = self.iterate(root, world.clone(), me, advice)
                 for a in alive:
@@ -206,10 +223,13 @@ class ISMCTSBot(Bot):
             bound = statistics.fmean(d) - self.confidence * (statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 1.0)
             if bound > best_bound:
                 best, best_bound = a, bound
-        self.last_stats = {"iterations": done, "rounds": rounds,
-                           "gain": {str(a): round(statistics.fmean(d), 4) for a, d in diffs.items() if d},
-                           "value": {str(a): round(n.value / n.visits, 4) for a, n in root.children.items() if n.visits},
-                           "visits": {str(a): root.children[a].visits for a in candidates}}
+        self.last_stats = {
+            "iterations": done,
+            "rounds": rounds,
+            "gain": {str(a): round(statistics.fmean(d), 4) for a, d in diffs.items() if d},
+            "value": {str(a): round(n.value / n.visits, 4) for a, n in root.children.items() if n.visits},
+            "visits": {str(a): root.children[a].visits for a in candidates},
+        }
         return best
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
@@ -289,9 +309,11 @@ class ISMCTSBot(Bot):
             if child.visits == 0:
                 score = 1e9 + child.prior
             else:
-                score = (child.value / child.visits
-                         + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
-                         + DEEP_PRIOR * child.prior / (1 + child.visits))
+                score = (
+                    child.value / child.visits
+                    + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+                    + DEEP_PRIOR * child.prior / (1 + child.visits)
+                )
             if score > best_score:
                 best_key, best_score = key, score
         return best_key, children[best_key].visits == 0

@@ -159,8 +159,12 @@ class OneStepThinkingBot(ScriptedBot):
         for rid, options in self.usable_claims(s, legal).items():
             r = ed.route_index[rid]
             a = self.pay(s, options)
-            v = (0.5 * s.info.points[r] + 2 * sum(t.points for t in s.completes(r)) + self.progress(s, r)
-                 - 0.3 * payment_cost(a.cards, needs, False))  # type: ignore[arg-type]
+            v = (
+                0.5 * s.info.points[r]
+                + 2 * sum(t.points for t in s.completes(r))
+                + self.progress(s, r)
+                - 0.3 * payment_cost(a.cards, needs, False)
+            )  # type: ignore[arg-type]
             if v > best_value:
                 best, best_value = a, v
         for a in legal:
@@ -226,4 +230,3 @@ class LongRouteExploiterBot(ScriptedBot):
         if action is None:
             action = self.passenger_move(s, legal, threshold=8)
         return action or self.draw(s, legal) or self.fallback(s, legal)
-

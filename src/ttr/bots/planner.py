@@ -30,8 +30,14 @@ class PlannerBot(ScriptedBot):
 
     name = "planner"
 
-    def __init__(self, seed: int | None = None, block: bool = True, ticket_safety: float | None = None,
-                 draw_threshold: float = 4.0, **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        block: bool = True,
+        ticket_safety: float | None = None,
+        draw_threshold: float = 4.0,
+        **options: Any,
+    ) -> None:
         super().__init__(seed, **options)
         self.block_enabled = block
         # Mid-game ticket choices assume only this share of the turns left; None: 0.35 with two
@@ -62,8 +68,11 @@ class PlannerBot(ScriptedBot):
                     touching += 1.0
                     break
         group = info.group[r]
-        spare_lane = group >= 0 and s.view.players >= info.all_lanes_min_players and any(
-            owner[x] < 0 for x in info.group_routes[group] if x != r)
+        spare_lane = (
+            group >= 0
+            and s.view.players >= info.all_lanes_min_players
+            and any(owner[x] < 0 for x in info.group_routes[group] if x != r)
+        )
         return touching + (0.0 if spare_lane else 0.5)
 
     def criticality(self, s: Situation, r: int) -> float:
@@ -146,8 +155,13 @@ class PlannerBot(ScriptedBot):
                 if cost == INF or trains > s.trains:
                     values.append(-float(t.points))
                     continue
-                plan = Plan(routes=base_plan.routes + claim, trains=trains, open=[*base_plan.open, t.index],
-                            dropped=base_plan.dropped, borrowed=base_plan.borrowed)
+                plan = Plan(
+                    routes=base_plan.routes + claim,
+                    trains=trains,
+                    open=[*base_plan.open, t.index],
+                    dropped=base_plan.dropped,
+                    borrowed=base_plan.borrowed,
+                )
                 values.append(self.plan_value(s, plan) - base)
         finally:
             s.turns_left = saved
@@ -179,9 +193,16 @@ class PlannerBot(ScriptedBot):
         if not s.plan.routes or s.turns_left <= 2 or s.trains <= 4:
             wanted = set(self.point_targets(s))
             long_enough = 1 if s.turns_left <= 2 else 4
-            best = self.points_claim(s, [a for a in legal if a.route is None or
-                                         ed.route_index[a.route] in wanted or
-                                         s.info.length[ed.route_index[a.route]] >= long_enough])
+            best = self.points_claim(
+                s,
+                [
+                    a
+                    for a in legal
+                    if a.route is None
+                    or ed.route_index[a.route] in wanted
+                    or s.info.length[ed.route_index[a.route]] >= long_enough
+                ],
+            )
             if best is not None:
                 return best
         if self.block_enabled:
@@ -198,8 +219,11 @@ class PlannerBot(ScriptedBot):
         view = s.view
         owner = view.route_owner
         ed = view.edition
-        candidates = [(ed.route_index[rid], options) for rid, options in claims.items()
-                      if info.length[ed.route_index[rid]] <= BLOCK_MAX_LENGTH]
+        candidates = [
+            (ed.route_index[rid], options)
+            for rid, options in claims.items()
+            if info.length[ed.route_index[rid]] <= BLOCK_MAX_LENGTH
+        ]
         if not candidates:
             return None
         best: Action | None = None

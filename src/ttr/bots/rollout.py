@@ -46,8 +46,11 @@ class RolloutPolicy:
         """Routes p still wants, longest first (cached while p's tickets stay and no target is lost)."""
         targets = self.targets[p]
         owner = g.route_owner
-        if (targets is not None and self.ticket_count[p] == len(g.tickets[p])
-                and all(owner[r] < 0 or owner[r] == p for r in targets)):
+        if (
+            targets is not None
+            and self.ticket_count[p] == len(g.tickets[p])
+            and all(owner[r] < 0 or owner[r] == p for r in targets)
+        ):
             return [r for r in targets if owner[r] < 0]
         self.ticket_count[p] = len(g.tickets[p])
         ed = g.edition
@@ -103,8 +106,12 @@ class RolloutPolicy:
         for a in legal:
             chosen = [ed.tickets[ed.ticket_index[t]] for t in a.tickets or ()]
             plan = plan_network(self.info, weights, held + chosen, g.trains[p], tries=1)
-            value = (sum(t.points for t in chosen) - 2 * sum(ed.tickets[t].points for t in plan.dropped)
-                     - KEEP_TRAIN_COST * plan.trains - 3 * max(0.0, plan.trains - budget))
+            value = (
+                sum(t.points for t in chosen)
+                - 2 * sum(ed.tickets[t].points for t in plan.dropped)
+                - KEEP_TRAIN_COST * plan.trains
+                - 3 * max(0.0, plan.trains - budget)
+            )
             if value > best_value:
                 best, best_value = a, value
         return best
@@ -193,4 +200,3 @@ def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
         except IllegalAction:
             g.step(g.legal_actions()[0])
         steps += 1
-

@@ -85,8 +85,14 @@ class ScriptedBot(Bot):
         """The Situation for `view`, reusing the network plan while the board and tickets are unchanged."""
         me = view.me
         assert me is not None
-        key = (me, tuple(view.route_owner), tuple(view.tickets), view.trains[me], tuple(view.station_owner),
-               view.stations_left[me])
+        key = (
+            me,
+            tuple(view.route_owner),
+            tuple(view.tickets),
+            view.trains[me],
+            tuple(view.station_owner),
+            view.stations_left[me],
+        )
         plan = self._plan if key == self._plan_key else None
         if not self.history or self.history[-1][0] != view.turn:
             self.history.append((view.turn, tuple(view.trains)))
@@ -121,8 +127,11 @@ class ScriptedBot(Bot):
     def keep(self, s: Situation, legal: Sequence[Action]) -> Action:
         ed = s.view.edition
         offered = {ed.tickets[t].id: ed.tickets[t] for t in s.view.offered}
-        scored = [(self.keep_value(s, [offered[i] for i in a.tickets or ()]), -len(a.tickets or ()), a.tickets, a)
-                  for a in legal if a.type == KEEP_TICKETS]
+        scored = [
+            (self.keep_value(s, [offered[i] for i in a.tickets or ()]), -len(a.tickets or ()), a.tickets, a)
+            for a in legal
+            if a.type == KEEP_TICKETS
+        ]
         return max(scored, key=lambda x: x[:3])[3]
 
     def keep_value(self, s: Situation, chosen: Sequence[Ticket]) -> float:

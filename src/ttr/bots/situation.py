@@ -80,8 +80,14 @@ def borrow_weights(info: MapInfo, view: PlayerView) -> list[float] | None:
 class Situation:
     """Everything a scripted bot derives from one view (see module docstring)."""
 
-    def __init__(self, view: PlayerView, tries: int = 3, use_stations: bool = True, plan: Plan | None = None,
-                 history: Sequence[tuple[int, Sequence[int]]] = ()) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        tries: int = 3,
+        use_stations: bool = True,
+        plan: Plan | None = None,
+        history: Sequence[tuple[int, Sequence[int]]] = (),
+    ) -> None:
         self.view = view
         self.info = info = map_info(view.edition)
         self.rules = view.edition.rules

@@ -40,8 +40,13 @@ def random_play(edition: str, players: int, seconds: float) -> dict[str, float]:
             decisions += 1
         games += 1
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return {"decisions_per_s": decisions / cpu, "games_per_s": games / cpu, "decisions_per_game": decisions / games,
-            "wall_decisions_per_s": decisions / wall, "games": games}
+    return {
+        "decisions_per_s": decisions / cpu,
+        "games_per_s": games / cpu,
+        "decisions_per_game": decisions / games,
+        "wall_decisions_per_s": decisions / wall,
+        "games": games,
+    }
 
 
 def per_call_us(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int = 3) -> float:
@@ -81,11 +86,16 @@ def run(args: argparse.Namespace) -> int:
             rows.append(row)
             if not args.json:
                 if len(rows) == 1:
-                    print(f"{'edition':8} {'players':>7} {'decisions/s':>12} {'games/s':>9} {'dec/game':>9} "
-                          f"{'wall dec/s':>11} {'clone µs':>9} {'result() µs':>11}")
-                print(f"{edition:8} {players:>7} {row['decisions_per_s']:>12,.0f} {row['games_per_s']:>9,.1f} "
-                      f"{row['decisions_per_game']:>9.0f} {row['wall_decisions_per_s']:>11,.0f} {row['clone_us']:>9.1f} "
-                      f"{row['result_us']:>11.1f}", flush=True)
+                    print(
+                        f"{'edition':8} {'players':>7} {'decisions/s':>12} {'games/s':>9} {'dec/game':>9} "
+                        f"{'wall dec/s':>11} {'clone µs':>9} {'result() µs':>11}"
+                    )
+                print(
+                    f"{edition:8} {players:>7} {row['decisions_per_s']:>12,.0f} {row['games_per_s']:>9,.1f} "
+                    f"{row['decisions_per_game']:>9.0f} {row['wall_decisions_per_s']:>11,.0f} {row['clone_us']:>9.1f} "
+                    f"{row['result_us']:>11.1f}",
+                    flush=True,
+                )
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0

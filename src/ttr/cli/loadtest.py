@@ -21,12 +21,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", type=int, default=0, help="bot seats per game, played by the server (default 0)")
     p.add_argument("--bot-level", default="easy")
     p.add_argument("--edition", default="usa")
-    p.add_argument("--think", type=float, default=1.0,
-                   help="mean think time in seconds before each action, uniform in [0, 2*think] (default 1.0; 0 = flat out)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time in seconds before each action, uniform in [0, 2*think] (default 1.0; 0 = flat out)",
+    )
     p.add_argument("--bot-delay", type=float, default=0.5, help="the started server's --bot-delay (default 0.5)")
     p.add_argument("--db", help="the started server's --db (default: a temporary SQLite file)")
-    p.add_argument("--via", choices=["http", "ws"], default="http",
-                   help="send actions as HTTP POSTs (default) or over each seat's WebSocket")
+    p.add_argument(
+        "--via", choices=["http", "ws"], default="http", help="send actions as HTTP POSTs (default) or over each seat's WebSocket"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -44,8 +49,23 @@ def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[
 
     port = _free_port()
     db = args.db or os.path.join(tmp, "loadtest.sqlite3")
-    proc = subprocess.Popen([sys.executable, "-m", "ttr", "serve", "--port", str(port), "--db", db, "--bot-delay",
-                             str(args.bot_delay), "--no-access-log", "--log-level", "warning"])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ttr",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--bot-delay",
+            str(args.bot_delay),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -73,9 +93,18 @@ def run(args: argparse.Namespace) -> int:
             proc, url = _start_server(args, tmp)
         cpu0 = cpu_seconds(proc.pid) if proc else None
         try:
-            cfg = LoadConfig(url=url.rstrip("/"), games=args.games, duration=args.duration, humans=args.humans, bots=args.bots,
-                             bot_level=args.bot_level, edition=args.edition, think=args.think, seed=args.seed,
-                             via=args.via)
+            cfg = LoadConfig(
+                url=url.rstrip("/"),
+                games=args.games,
+                duration=args.duration,
+                humans=args.humans,
+                bots=args.bots,
+                bot_level=args.bot_level,
+                edition=args.edition,
+                think=args.think,
+                seed=args.seed,
+                via=args.via,
+            )
             report = run_load(cfg)
             if proc and cpu0 is not None and (cpu1 := cpu_seconds(proc.pid)) is not None:
                 report["server_cpu_s"] = round(cpu1 - cpu0, 1)
@@ -88,9 +117,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         lat, upd = report["latency_ms"], report["update_delay_ms"]
-        print(f"{report['games']} concurrent games ({report['humans_per_game']} client seats + {report['bots_per_game']} bots, "
-              f"{report['edition']}, think {report['think_s']} s, actions over {report['actions_via']}) "
-              f"for {report['duration_s']} s")
+        print(
+            f"{report['games']} concurrent games ({report['humans_per_game']} client seats + {report['bots_per_game']} bots, "
+            f"{report['edition']}, think {report['think_s']} s, actions over {report['actions_via']}) "
+            f"for {report['duration_s']} s"
+        )
         print(f"games started {report['games_started']}, finished {report['games_finished']}")
         print(f"actions {report['actions']}  ({report['actions_per_s']}/s)")
         how = "POST to answer" if report["actions_via"] == "http" else "sent to own update"
@@ -100,11 +131,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"  of which in the server (Server-Timing): p50 {srv['p50']}  p95 {srv['p95']}  p99 {srv['p99']}")
         print(f"update delay ms (POST to own WebSocket update): p50 {upd['p50']}  p95 {upd['p95']}  p99 {upd['p99']}")
         if "server_cpu_s" in report:
-            print(f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "
-                  f"load client CPU {report['client_cpu_s']} s")
+            print(
+                f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "
+                f"load client CPU {report['client_cpu_s']} s"
+            )
         lag = report["client_loop_lag_ms"]
-        print(f"load client's own event-loop lag ms: p50 {lag['p50']}  p95 {lag['p95']}  p99 {lag['p99']}; "
-              f"machine load average {', '.join(f'{x:.1f}' for x in report['load_average'] or [])}")
+        print(
+            f"load client's own event-loop lag ms: p50 {lag['p50']}  p95 {lag['p95']}  p99 {lag['p99']}; "
+            f"machine load average {', '.join(f'{x:.1f}' for x in report['load_average'] or [])}"
+        )
         print(f"errors {report['errors']}" + (f" {report['errors_by_kind']}" if report["errors"] else ""))
         for sample in report["error_samples"]:
             print("  " + sample)

@@ -12,8 +12,9 @@ HELP = "play in the terminal against bots (each decision is picked from a number
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", default="usa")
     p.add_argument("--players", type=int, default=None, help="player count (default: one per seat named)")
-    p.add_argument("--seats", default="human,medium",
-                   help="comma-separated seat kinds: 'human' or a bot name/level (default human,medium)")
+    p.add_argument(
+        "--seats", default="human,medium", help="comma-separated seat kinds: 'human' or a bot name/level (default human,medium)"
+    )
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
 
 
@@ -61,11 +62,16 @@ def show(console: Any, game: Any, me: int) -> None:
     for col in ("player", "score", "trains", "cards", "tickets", "stations"):
         t.add_column(col, justify="right")
     for p in range(v.players):
-        t.add_row(f"{p}{' (you)' if p == me else ''}", str(v.scores[p]), str(v.trains[p]), str(v.hand_sizes[p]),
-                  str(v.ticket_counts[p]), str(v.stations_left[p]))
+        t.add_row(
+            f"{p}{' (you)' if p == me else ''}",
+            str(v.scores[p]),
+            str(v.trains[p]),
+            str(v.hand_sizes[p]),
+            str(v.ticket_counts[p]),
+            str(v.stations_left[p]),
+        )
     console.print(t)
-    console.print("market: " + ", ".join(CARD_NAMES[c] if c != NO_CARD else "—" for c in v.market)
-                  + f"   deck: {v.deck_size}")
+    console.print("market: " + ", ".join(CARD_NAMES[c] if c != NO_CARD else "—" for c in v.market) + f"   deck: {v.deck_size}")
     hand = ", ".join(f"{n} {CARD_NAMES[i]}" for i, n in enumerate(v.hand or []) if n)
     console.print(f"your hand: {hand or 'empty'}")
     for ticket, done in game.ticket_status(me):

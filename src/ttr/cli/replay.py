@@ -64,8 +64,7 @@ def run(args: argparse.Namespace) -> int:
             scores = [x["total"] for x in res["players"]]
             stored = rec.get("result")
             if stored is not None and (stored.get("scores") != scores or stored.get("winners") != res["winners"]):
-                print(f"{where}: MISMATCH stored {stored} replayed scores={scores} winners={res['winners']}",
-                      file=sys.stderr)
+                print(f"{where}: MISMATCH stored {stored} replayed scores={scores} winners={res['winners']}", file=sys.stderr)
                 bad += 1
                 continue
             ok += 1

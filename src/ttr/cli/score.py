@@ -36,10 +36,18 @@ def run(args: argparse.Namespace) -> int:
     for col in ("player", "routes", "tickets", "done", "longest", "bonus", "stations", "merch.", "total", "rank"):
         table.add_column(col, justify="right")
     for x in res["players"]:
-        table.add_row(str(x["player"]), str(x["route_points"]), f"{x['ticket_points']:+d}",
-                      f"{x['tickets_completed']}/{len(x['tickets'])}", str(x["longest_path"]),
-                      str(x["longest_path_bonus"] + x["most_tickets_bonus"]), str(x["unused_station_points"]),
-                      str(x["merchandise"]), str(x["total"]), str(x["rank"]))
+        table.add_row(
+            str(x["player"]),
+            str(x["route_points"]),
+            f"{x['ticket_points']:+d}",
+            f"{x['tickets_completed']}/{len(x['tickets'])}",
+            str(x["longest_path"]),
+            str(x["longest_path_bonus"] + x["most_tickets_bonus"]),
+            str(x["unused_station_points"]),
+            str(x["merchandise"]),
+            str(x["total"]),
+            str(x["rank"]),
+        )
     console = Console()
     console.print(table)
     for x in res["players"]:

@@ -13,10 +13,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on (default {DEFAULT_HOST}; 0.0.0.0 for a LAN)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    p.add_argument("--db", help="database: a SQLite file path or a URL (sqlite:///..., postgresql://...); "
-                                "default $TTR_DATABASE_URL, else ttr.sqlite3 in $TTR_DATA_DIR or ~/.local/share/ttr")
-    p.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY,
-                   help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY})")
+    p.add_argument(
+        "--db",
+        help="database: a SQLite file path or a URL (sqlite:///..., postgresql://...); "
+        "default $TTR_DATABASE_URL, else ttr.sqlite3 in $TTR_DATA_DIR or ~/.local/share/ttr",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=DEFAULT_BOT_DELAY,
+        help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY})",
+    )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
 
@@ -35,18 +42,27 @@ def run(args: argparse.Namespace) -> int:
         try:
             import psycopg  # noqa: F401
         except ImportError:
-            print("ttr serve: PostgreSQL needs psycopg 3: pip install 'ttr[postgres]' (or pip install 'psycopg[binary]')",
-                  file=sys.stderr)
+            print(
+                "ttr serve: PostgreSQL needs psycopg 3: pip install 'ttr[postgres]' (or pip install 'psycopg[binary]')",
+                file=sys.stderr,
+            )
             return 2
     settings = Settings(database_url=url, bot_delay=args.bot_delay)
     app = create_app(settings)
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
     print(f"ttr serve: games stored in {shown}; open http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, access_log=not args.no_access_log,
-                            ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=3,
-                            # longer than clients keep idle connections (httpx: 5 s), so that a request is never
-                            # sent on a connection the server is closing at that moment
-                            timeout_keep_alive=30)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        ws_max_size=settings.max_body_bytes,
+        timeout_graceful_shutdown=3,
+        # longer than clients keep idle connections (httpx: 5 s), so that a request is never
+        # sent on a connection the server is closing at that moment
+        timeout_keep_alive=30,
+    )
     redact_tokens_in_logs()  # after uvicorn.Config has set up its loggers
     uvicorn.Server(config).run()
     return 0

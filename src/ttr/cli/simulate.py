@@ -15,13 +15,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", default="usa", help="usa, europe, nordic, marklin or a map file (default usa)")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=100)
-    p.add_argument("--bots", default="random",
-                   help="comma-separated bot names, one per seat or one for all (default random)")
+    p.add_argument("--bots", default="random", help="comma-separated bot names, one per seat or one for all (default random)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
     p.add_argument("--out", help="write one JSON record per game to this .jsonl file")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                   help="rule option override, e.g. --option all_lanes_min_players=2 (repeatable)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="rule option override, e.g. --option all_lanes_min_players=2 (repeatable)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -56,16 +60,24 @@ def run(args: argparse.Namespace) -> int:
         make_bot(b)  # fail fast on an unknown name
     options = parse_options(args.option)
     Game(get_edition(args.edition), args.players, 0, options or None)  # validate edition, players, options
-    specs = [GameSpec(args.edition, args.players, args.seed + i, tuple(bots), tuple(sorted(options.items())))
-             for i in range(args.games)]
+    specs = [
+        GameSpec(args.edition, args.players, args.seed + i, tuple(bots), tuple(sorted(options.items())))
+        for i in range(args.games)
+    ]
     console = Console(stderr=True)
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     records = []
     start = time.perf_counter()
     try:
-        with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-                      console=console, disable=not console.is_terminal) as progress:
+        with Progress(
+            TextColumn("[bold]simulate"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not console.is_terminal,
+        ) as progress:
             task = progress.add_task("games", total=len(specs), rate="-")
             for rec in run_games(specs, jobs=args.jobs):
                 records.append(rec)
@@ -88,13 +100,21 @@ def run(args: argparse.Namespace) -> int:
     for col in ("bot", "seats", "win rate", "mean score", "median score", "tickets done / held"):
         table.add_column(col, justify="right")
     for name, b in summary["bots"].items():
-        table.add_row(name, str(b["seats"]), f"{b['win_rate']:.1%}", f"{b['mean_score']:.1f}",
-                      f"{b['median_score']:.1f}", f"{b['tickets_completed']:.2f} / {b['tickets_held']:.2f}")
+        table.add_row(
+            name,
+            str(b["seats"]),
+            f"{b['win_rate']:.1%}",
+            f"{b['mean_score']:.1f}",
+            f"{b['median_score']:.1f}",
+            f"{b['tickets_completed']:.2f} / {b['tickets_held']:.2f}",
+        )
     stdout.print(table)
     seats = "  ".join(f"seat {i}: {w:.1%}" for i, w in enumerate(summary["seat_win_rate"]))
     stdout.print(f"wins by seat: {seats}")
-    stdout.print(f"game length: mean {summary['mean_turns']:.1f} turns, median {summary['median_turns']:.0f}; "
-                 f"stalemates: {summary['stalemates']}; {summary['games_per_second']:.1f} games/s on {args.jobs} job(s)")
+    stdout.print(
+        f"game length: mean {summary['mean_turns']:.1f} turns, median {summary['median_turns']:.0f}; "
+        f"stalemates: {summary['stalemates']}; {summary['games_per_second']:.1f} games/s on {args.jobs} job(s)"
+    )
     if args.out:
         stdout.print(f"records written to {args.out}")
     return 0

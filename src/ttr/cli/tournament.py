@@ -17,16 +17,24 @@ HELP = "play a seat-rotated tournament between bots and summarise it (JSON lines
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", default="usa", help="usa, europe, nordic, marklin or a map file (default usa)")
     p.add_argument("--players", type=int, default=2, help="players per game, 2-5 (default 2)")
-    p.add_argument("--bots", default="planner,racer",
-                   help="comma-separated bots, levels or specs like ismcts:iterations=200; one per seat, more "
-                        "(every combination is played) or fewer (repeated in order) (default planner,racer)")
+    p.add_argument(
+        "--bots",
+        default="planner,racer",
+        help="comma-separated bots, levels or specs like ismcts:iterations=200; one per seat, more "
+        "(every combination is played) or fewer (repeated in order) (default planner,racer)",
+    )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed; each block of seat rotations uses the next")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes or Ray CPUs (default: all cores)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray (default local)")
     p.add_argument("--ray-address", default=None, help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                   help="rule option override, e.g. --option all_lanes_min_players=2 (repeatable)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="rule option override, e.g. --option all_lanes_min_players=2 (repeatable)",
+    )
     p.add_argument("--out", help="write one JSON record per game to this .jsonl file")
     p.add_argument("--summary", help="write the summary as JSON to this file")
     p.add_argument("--report", metavar="DIR", help="write an HTML report with plots into DIR")
@@ -63,9 +71,15 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     done = 0
     try:
-        with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-                      console=console, disable=not console.is_terminal) as progress:
+        with Progress(
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not console.is_terminal,
+        ) as progress:
             task = progress.add_task("games", total=len(specs), rate="-")
 
             def on_record(rec: dict[str, Any]) -> None:
@@ -85,8 +99,16 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     elapsed = time.perf_counter() - start
     summary = tournament_summary(records)
-    config = {"edition": args.edition, "players": args.players, "bots": bots, "games": args.games, "seed": args.seed,
-              "options": options, "backend": args.backend, "jobs": args.jobs}
+    config = {
+        "edition": args.edition,
+        "players": args.players,
+        "bots": bots,
+        "games": args.games,
+        "seed": args.seed,
+        "options": options,
+        "backend": args.backend,
+        "jobs": args.jobs,
+    }
     timing = {"seconds": elapsed, "games_per_second": len(records) / elapsed if elapsed else 0.0}
     if args.summary:
         with open(args.summary, "w", encoding="utf-8") as f:
@@ -113,15 +135,28 @@ def print_summary(summary: dict[str, Any], config: dict[str, Any], timing: dict[
         table.add_column(col, justify="right")
     for name, b in summary["bots"].items():
         lo, hi = b["win_rate_ci95"]
-        table.add_row(name, str(b["seats"]), f"{b['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", f"{b['mean_score']:.1f}",
-                      f"{b['mean_route_points']:.1f}", f"{b['mean_ticket_points']:.1f}", f"{b['tickets_completed']:.2f}",
-                      f"{b['tickets_failed']:.2f}")
+        table.add_row(
+            name,
+            str(b["seats"]),
+            f"{b['win_rate']:.1%}",
+            f"{lo:.1%}–{hi:.1%}",
+            f"{b['mean_score']:.1f}",
+            f"{b['mean_route_points']:.1f}",
+            f"{b['mean_ticket_points']:.1f}",
+            f"{b['tickets_completed']:.2f}",
+            f"{b['tickets_failed']:.2f}",
+        )
     con.print(table)
-    seats = "  ".join(f"seat {s['seat'] + 1}: {s['win_rate']:.1%} [{s['win_rate_ci95'][0]:.0%}–{s['win_rate_ci95'][1]:.0%}]"
-                      for s in summary["seats"])
+    seats = "  ".join(
+        f"seat {s['seat'] + 1}: {s['win_rate']:.1%} [{s['win_rate_ci95'][0]:.0%}–{s['win_rate_ci95'][1]:.0%}]"
+        for s in summary["seats"]
+    )
     con.print(f"wins by turn position: {seats}")
     t = summary["turns"]
-    con.print(f"game length: mean {t['mean']:.1f} turns (median {t['median']}, {t['min']}–{t['max']}); "
-              f"games with a pass: {summary['games_with_pass']}; stalemates: {summary['stalemates']}")
-    con.print(f"{timing['games_per_second']:.2f} games/s ({timing['seconds']:.1f} s, "
-              f"{config['backend']}, {config['jobs']} job(s))")
+    con.print(
+        f"game length: mean {t['mean']:.1f} turns (median {t['median']}, {t['min']}–{t['max']}); "
+        f"games with a pass: {summary['games_with_pass']}; stalemates: {summary['stalemates']}"
+    )
+    con.print(
+        f"{timing['games_per_second']:.2f} games/s ({timing['seconds']:.1f} s, {config['backend']}, {config['jobs']} job(s))"
+    )

@@ -12,8 +12,18 @@ from .model import Edition, Route, Rules, Ticket, TicketPolicy, load_edition_fil
 DATA_DIR = Path(__file__).parent / "data"
 BUILTIN = ("usa", "europe", "nordic", "marklin")
 
-__all__ = ["BUILTIN", "Edition", "Route", "Rules", "Ticket", "TicketPolicy", "get_edition",
-           "load_edition_file", "parse_edition", "per_edition"]
+__all__ = [
+    "BUILTIN",
+    "Edition",
+    "Route",
+    "Rules",
+    "Ticket",
+    "TicketPolicy",
+    "get_edition",
+    "load_edition_file",
+    "parse_edition",
+    "per_edition",
+]
 
 
 @cache

@@ -342,9 +342,21 @@ def parse_edition(raw: Any, path: str = "<edition>") -> Edition:
             group_members[group].append(i)
         substitute = c.get(rraw, "substitute", int, where, 0)
         route_index[rid] = i
-        routes.append(Route(i, rid, city_index[a], city_index[b], length, colour,
-                            c.get(rraw, "tunnel", bool, where, False), ferry, group, substitute,
-                            route_points[length]))
+        routes.append(
+            Route(
+                i,
+                rid,
+                city_index[a],
+                city_index[b],
+                length,
+                colour,
+                c.get(rraw, "tunnel", bool, where, False),
+                ferry,
+                group,
+                substitute,
+                route_points[length],
+            )
+        )
     for g, members in enumerate(group_members):
         ends = {frozenset((routes[m].a, routes[m].b)) for m in members}
         if len(ends) != 1:
@@ -374,8 +386,7 @@ def parse_edition(raw: Any, path: str = "<edition>") -> Edition:
         if points <= 0:
             raise c.fail(where, f"points must be positive, got {points}")
         ticket_index[tid] = i
-        tickets.append(Ticket(i, tid, a, b, ends(a, where), ends(b, where), points,
-                              c.get(traw, "deck", str, where, "regular")))
+        tickets.append(Ticket(i, tid, a, b, ends(a, where), ends(b, where), points, c.get(traw, "deck", str, where, "regular")))
 
     merch: list[tuple[int, ...]] = [() for _ in ids]
     for cid, stack in c.get(raw, "merchandise", dict, "top level", {}).items():
@@ -396,13 +407,25 @@ def parse_edition(raw: Any, path: str = "<edition>") -> Edition:
         raise c.fail("deck", "fewer cards than market slots")
 
     return Edition(
-        id=eid, name=name, title=c.get(raw, "title", str, "top level", name),
+        id=eid,
+        name=name,
+        title=c.get(raw, "title", str, "top level", name),
         notes=tuple(c.get(raw, "notes", list, "top level", [])),
         credit=c.get(raw, "coordinates_credit", str, "top level", ""),
-        rules=rules, deck=tuple(deck), city_ids=tuple(ids), city_names=tuple(names),
-        city_area=tuple(areas), lat=tuple(lats), lon=tuple(lons), routes=tuple(routes),
-        tickets=tuple(tickets), merchandise=tuple(merch), source_path=path,
-        city_index=city_index, route_index=route_index, ticket_index=ticket_index,
+        rules=rules,
+        deck=tuple(deck),
+        city_ids=tuple(ids),
+        city_names=tuple(names),
+        city_area=tuple(areas),
+        lat=tuple(lats),
+        lon=tuple(lons),
+        routes=tuple(routes),
+        tickets=tuple(tickets),
+        merchandise=tuple(merch),
+        source_path=path,
+        city_index=city_index,
+        route_index=route_index,
+        ticket_index=ticket_index,
         group_routes=tuple(tuple(m) for m in group_members),
         adjacency=tuple(tuple(a) for a in adjacency),
         ticket_decks=tuple(sorted({t.deck for t in tickets})),

@@ -6,5 +6,15 @@ from .events import Event
 from .game import OVER, PHASES, Game, edition_with_options
 from .view import PlayerView
 
-__all__ = ["OVER", "PHASES", "Action", "Event", "Game", "IllegalAction", "MalformedAction", "PlayerView",
-           "PositionError", "edition_with_options"]
+__all__ = [
+    "OVER",
+    "PHASES",
+    "Action",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "MalformedAction",
+    "PlayerView",
+    "PositionError",
+    "edition_with_options",
+]

@@ -24,8 +24,19 @@ PLACE_PASSENGER = "place_passenger"  # `city` (an end of the route just claimed)
 MOVE_PASSENGER = "move_passenger"  # `city` (passenger's start), `path` (route ids in order), `cards`
 PASS = "pass"  # only when nothing else is legal
 
-ACTION_TYPES = (DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, KEEP_TICKETS, CLAIM, TUNNEL_PAY, TUNNEL_DECLINE,
-                BUILD_STATION, PLACE_PASSENGER, MOVE_PASSENGER, PASS)
+ACTION_TYPES = (
+    DRAW_BLIND,
+    DRAW_FACEUP,
+    DRAW_TICKETS,
+    KEEP_TICKETS,
+    CLAIM,
+    TUNNEL_PAY,
+    TUNNEL_DECLINE,
+    BUILD_STATION,
+    PLACE_PASSENGER,
+    MOVE_PASSENGER,
+    PASS,
+)
 
 _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional) JSON fields
     DRAW_BLIND: (set(), set()),
@@ -128,9 +139,10 @@ class Action(NamedTuple):
             kw["city"] = city
         if "mix" in data:
             m = data["mix"]
-            if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-                                                  and v >= 0 for k, v in m.items()):
-                raise MalformedAction(f"{kind}: 'mix' must map ticket decks to counts, e.g. {{\"short\": 2, \"long\": 2}}")
+            if not isinstance(m, dict) or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in m.items()
+            ):
+                raise MalformedAction(f'{kind}: \'mix\' must map ticket decks to counts, e.g. {{"short": 2, "long": 2}}')
             kw["mix"] = normalise_mix(m)
         if "path" in data:
             p = data["path"]

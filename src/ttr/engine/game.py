@@ -80,8 +80,9 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
     if key not in _derived:
         unknown = set(options) - set(edition.raw["rules"])
         if unknown:
-            raise EditionError(f"unknown rule option(s) {', '.join(sorted(unknown))} "
-                               f"(known: {', '.join(sorted(edition.raw['rules']))})")
+            raise EditionError(
+                f"unknown rule option(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(edition.raw['rules']))})"
+            )
         raw = dict(edition.raw)
         raw["rules"] = {**edition.raw["rules"], **options}
         _derived[key] = parse_edition(raw, f"{edition.source_path or edition.id} with options {key[1]}")
@@ -118,11 +119,13 @@ def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
     for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
         wild_ok = pay.wild_allowed(routes[0], rules)[0]
         special = bool(substitute or (ferry and rules.ferry_substitute_cards))
-        entries = tuple((r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index)
-                         if r.group >= 0 else ()) for r in routes)
+        entries = tuple(
+            (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
+        )
         by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
-    return [(colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
-            for (colour, wild_ok, special), shapes in by_group.items()]
+    return [
+        (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0])) for (colour, wild_ok, special), shapes in by_group.items()
+    ]
 
 
 class Game:
@@ -168,8 +171,15 @@ class Game:
         "turn",
     )
 
-    def __init__(self, edition: Edition | str = "usa", players: int = 2, seed: int = 0,
-                 options: dict[str, Any] | None = None, *, _blank: bool = False) -> None:
+    def __init__(
+        self,
+        edition: Edition | str = "usa",
+        players: int = 2,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        *,
+        _blank: bool = False,
+    ) -> None:
         base = get_edition(edition) if isinstance(edition, str) else edition
         self.base_edition = base
         self.options = dict(options or {})
@@ -178,8 +188,7 @@ class Game:
         if _blank:
             return
         if not isinstance(players, int) or not r.players[0] <= players <= r.players[1]:
-            raise IllegalAction(f"{ed.name} is for {r.players[0]}-{r.players[1]} players, not {players}",
-                                "player_count")
+            raise IllegalAction(f"{ed.name} is for {r.players[0]}-{r.players[1]} players, not {players}", "player_count")
         if not isinstance(seed, int):
             raise IllegalAction(f"seed must be an integer, got {seed!r}", "seed")
         self.n = n = players
@@ -293,8 +302,9 @@ class Game:
         loco_flush = r.locomotive_flush
         passenger_flush = r.passenger_flush
         flushes = 0
-        while ((loco_flush and market.count(LOCOMOTIVE) >= loco_flush)
-               or (passenger_flush and market.count(PASSENGER) >= passenger_flush)):
+        while (loco_flush and market.count(LOCOMOTIVE) >= loco_flush) or (
+            passenger_flush and market.count(PASSENGER) >= passenger_flush
+        ):
             if flushes >= r.max_consecutive_flushes or len(self.deck) + len(self.discard) < len(market):
                 break
             old = market[:]
@@ -303,8 +313,13 @@ class Game:
             self.discard.extend(c for c in old if c != NO_CARD)
             flushes += 1
             if ev is not None:
-                ev.append(Event("market_flush", None, {"discarded": [CARD_NAMES[c] for c in old if c != NO_CARD],
-                                                       "market": self._market_names()}))
+                ev.append(
+                    Event(
+                        "market_flush",
+                        None,
+                        {"discarded": [CARD_NAMES[c] for c in old if c != NO_CARD], "market": self._market_names()},
+                    )
+                )
 
     def _market_names(self) -> list[str | None]:
         return [CARD_NAMES[c] if c != NO_CARD else None for c in self.market]
@@ -389,8 +404,10 @@ class Game:
         if route.group >= 0 and self._group_blocked(route, p):
             if any(self.route_owner[o] == p for o in self.edition.group_routes[route.group]):
                 return f"you already own a lane between these cities; {route.id} is closed to you"
-            return (f"{route.id}: with {self.n} players only one lane of a double route can be used "
-                    f"(all lanes open from {self.rules.all_lanes_min_players} players)")
+            return (
+                f"{route.id}: with {self.n} players only one lane of a double route can be used "
+                f"(all lanes open from {self.rules.all_lanes_min_players} players)"
+            )
         if self.trains[p] < route.length:
             return f"{route.id} needs {route.length} trains; you have {self.trains[p]}"
         return None
@@ -424,8 +441,7 @@ class Game:
             return acts
         if phase == PLACE:
             route = self.edition.routes[self.last_claimed]
-            acts = [Action(PLACE_PASSENGER, city=self.edition.city_ids[c]) for c in (route.a, route.b)
-                    if self._can_place(c)]
+            acts = [Action(PLACE_PASSENGER, city=self.edition.city_ids[c]) for c in (route.a, route.b) if self._can_place(c)]
             acts.append(A_PLACE_NONE)
             return acts
         if phase == OVER:
@@ -452,7 +468,7 @@ class Game:
         if NO_CARD in market:
             out.extend(A_DRAW_FACEUP[i] for i, c in enumerate(market) if c != NO_CARD)
         else:
-            out.extend(A_DRAW_FACEUP[:len(market)])
+            out.extend(A_DRAW_FACEUP[: len(market)])
         pol = self.rules.draw_tickets
         if pol.choose_mix:
             out.extend(Action(DRAW_TICKETS, mix=m) for m in self._ticket_mixes())
@@ -615,8 +631,9 @@ class Game:
             chosen = a.tickets or ()
             for tid in chosen:
                 if tid not in offered:
-                    raise IllegalAction(f"ticket {tid!r} is not among those drawn ({', '.join(sorted(offered))})",
-                                        "unknown_ticket")
+                    raise IllegalAction(
+                        f"ticket {tid!r} is not among those drawn ({', '.join(sorted(offered))})", "unknown_ticket"
+                    )
             need = min(self._keep_min(), len(offered))
             if len(chosen) < need:
                 raise IllegalAction(f"keep at least {need} of the {len(offered)} tickets drawn", "keep_too_few")
@@ -669,8 +686,9 @@ class Game:
             if phase != TURN:
                 raise IllegalAction(f"cannot build a station now (phase: {phase})", "wrong_phase")
             if not self.stations_left[p]:
-                raise IllegalAction("you have no stations left" if self.rules.stations
-                                    else "this edition has no stations", "no_stations")
+                raise IllegalAction(
+                    "you have no stations left" if self.rules.stations else "this edition has no stations", "no_stations"
+                )
             c = ed.city_index.get(a.city)  # type: ignore[arg-type]
             if c is None or ed.city_area[c] is not None:
                 raise IllegalAction(f"unknown city {a.city!r}", "unknown_city")
@@ -690,8 +708,11 @@ class Game:
             c = ed.city_index.get(a.city, -1)
             route = ed.routes[self.last_claimed]
             if c not in (route.a, route.b):
-                raise IllegalAction(f"place the passenger on {ed.city_ids[route.a]} or {ed.city_ids[route.b]}, "
-                                    "the ends of the route just claimed", "bad_city")
+                raise IllegalAction(
+                    f"place the passenger on {ed.city_ids[route.a]} or {ed.city_ids[route.b]}, "
+                    "the ends of the route just claimed",
+                    "bad_city",
+                )
             if not self._can_place(c):
                 raise IllegalAction(f"a passenger already stands on {ed.city_names[c]}", "city_taken")
             return c
@@ -787,8 +808,18 @@ class Game:
                 revealed.append(card)
             extra, colour = pay.tunnel_extra(cards, revealed)
             if ev is not None:
-                ev.append(Event("tunnel_reveal", p, {"route": route.id, "cards": cards_json(cards),
-                                                     "revealed": [CARD_NAMES[c] for c in revealed], "extra": extra}))
+                ev.append(
+                    Event(
+                        "tunnel_reveal",
+                        p,
+                        {
+                            "route": route.id,
+                            "cards": cards_json(cards),
+                            "revealed": [CARD_NAMES[c] for c in revealed],
+                            "extra": extra,
+                        },
+                    )
+                )
             if extra:
                 self.tunnel = (route.index, cards, revealed, extra, colour)
                 self.phase = TUNNEL
@@ -810,8 +841,11 @@ class Game:
         self._labels[p] = None
         if ev is not None:
             ev.append(Event("claim", p, {"route": route.id, "cards": cards_json(cards), "points": route.points}))
-        if self.rules.passengers and PASSENGER_UNPLACED in self.passengers[p] and (
-                self._can_place(route.a) or self._can_place(route.b)):
+        if (
+            self.rules.passengers
+            and PASSENGER_UNPLACED in self.passengers[p]
+            and (self._can_place(route.a) or self._can_place(route.b))
+        ):
             self.last_claimed = route.index
             self.phase = PLACE
             return
@@ -904,14 +938,16 @@ class Game:
             used.add(ri)
             entered.append(here)
         if foreign != cards[PASSENGER]:
-            raise IllegalAction(f"the trip uses {foreign} opponent route(s): discard exactly that many passenger "
-                                f"cards (offered {cards[PASSENGER]})", "bad_payment")
+            raise IllegalAction(
+                f"the trip uses {foreign} opponent route(s): discard exactly that many passenger "
+                f"cards (offered {cards[PASSENGER]})",
+                "bad_payment",
+            )
         if cards[PASSENGER] > self.hands[p][PASSENGER]:
             raise IllegalAction(f"you have {self.hands[p][PASSENGER]} passenger card(s)", "cards_not_in_hand")
         return start, [ed.route_index[r] for r in a.path or ()], entered
 
-    def _move_passenger(self, p: int, checked: tuple[int, list[int], list[int]], cards: Cards,
-                        ev: list[Event] | None) -> None:
+    def _move_passenger(self, p: int, checked: tuple[int, list[int], list[int]], cards: Cards, ev: list[Event] | None) -> None:
         start, _, entered = checked
         self.hands[p][PASSENGER] -= cards[PASSENGER]
         self.discard.extend([PASSENGER] * cards[PASSENGER])
@@ -933,17 +969,34 @@ class Game:
         self.passenger_at[start] = -1
         if ev is not None:
             ed = self.edition
-            ev.append(Event("move_passenger", p, {
-                "city": ed.city_ids[start], "path": [ed.routes[r].id for r in checked[1]],
-                "tokens": [{"city": ed.city_ids[c], "value": v} for c, v in taken],
-                "points": sum(v for _, v in taken), "passenger_cards": cards[PASSENGER]}))
+            ev.append(
+                Event(
+                    "move_passenger",
+                    p,
+                    {
+                        "city": ed.city_ids[start],
+                        "path": [ed.routes[r].id for r in checked[1]],
+                        "tokens": [{"city": ed.city_ids[c], "value": v} for c, v in taken],
+                        "points": sum(v for _, v in taken),
+                        "passenger_cards": cards[PASSENGER],
+                    },
+                )
+            )
         self._end_turn(ev)
 
     def passenger_trails(self, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
         """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
         dropped: {opponent routes: (token points, route indices)}. See trails.best_trails."""
-        return best_trails(self.edition, self.route_owner, self.merch, p, start, max_foreign,
-                           self.rules.passenger_one_token_per_city, TRAIL_SEARCH_LIMIT)
+        return best_trails(
+            self.edition,
+            self.route_owner,
+            self.merch,
+            p,
+            start,
+            max_foreign,
+            self.rules.passenger_one_token_per_city,
+            TRAIL_SEARCH_LIMIT,
+        )
 
     def _passenger_moves(self, p: int) -> list[Action]:
         ed = self.edition
@@ -955,8 +1008,9 @@ class Game:
             for foreign, (_, path) in sorted(self.passenger_trails(p, city, cards_in_hand).items()):
                 cards = [0] * NCARDS
                 cards[PASSENGER] = foreign
-                out.append(Action(MOVE_PASSENGER, city=ed.city_ids[city], path=tuple(ed.routes[r].id for r in path),
-                                  cards=tuple(cards)))
+                out.append(
+                    Action(MOVE_PASSENGER, city=ed.city_ids[city], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
+                )
         return out
 
     # ------------------------------------------------------------------ end of turn / game
@@ -991,8 +1045,9 @@ class Game:
         labels = self._labels[p]
         if labels is None:
             routes = self.edition.routes
-            labels = components(self.edition.ncities,
-                                ((routes[i].a, routes[i].b) for i, o in enumerate(self.route_owner) if o == p))
+            labels = components(
+                self.edition.ncities, ((routes[i].a, routes[i].b) for i, o in enumerate(self.route_owner) if o == p)
+            )
             self._labels[p] = labels
         return labels
 
@@ -1022,22 +1077,23 @@ class Game:
             stations = [c for c, o in enumerate(self.station_owner) if o == p]
             ticket_points, borrowed, done = best_station_routes(ed, own, stations, self.route_owner, p, tickets)
             length, trail = longest_trail(ed, own)
-            players.append({
-                "player": p,
-                "route_points": route_points,
-                "merchandise": sum(self.tokens[p]),
-                "tickets": [{"id": t.id, "points": t.points, "completed": d} for t, d in zip(tickets, done, strict=True)],
-                "ticket_points": ticket_points,
-                "tickets_completed": sum(done),
-                "longest_path": length,
-                "longest_path_routes": [ed.routes[i].id for i in trail],
-                "longest_path_bonus": 0,
-                "stations_built": len(stations),
-                "station_routes": {ed.city_ids[c]: (ed.routes[b].id if b is not None else None)
-                                   for c, b in borrowed.items()},
-                "unused_station_points": self.stations_left[p] * r.unused_station_points,
-                "most_tickets_bonus": 0,
-            })
+            players.append(
+                {
+                    "player": p,
+                    "route_points": route_points,
+                    "merchandise": sum(self.tokens[p]),
+                    "tickets": [{"id": t.id, "points": t.points, "completed": d} for t, d in zip(tickets, done, strict=True)],
+                    "ticket_points": ticket_points,
+                    "tickets_completed": sum(done),
+                    "longest_path": length,
+                    "longest_path_routes": [ed.routes[i].id for i in trail],
+                    "longest_path_bonus": 0,
+                    "stations_built": len(stations),
+                    "station_routes": {ed.city_ids[c]: (ed.routes[b].id if b is not None else None) for c, b in borrowed.items()},
+                    "unused_station_points": self.stations_left[p] * r.unused_station_points,
+                    "most_tickets_bonus": 0,
+                }
+            )
         if r.longest_path_bonus:
             top = max(x["longest_path"] for x in players)
             for x in players:
@@ -1049,24 +1105,40 @@ class Game:
                 if top > 0 and x["tickets_completed"] == top:
                     x["most_tickets_bonus"] = r.most_tickets_bonus
         for x in players:
-            x["total"] = (x["route_points"] + x["merchandise"] + x["ticket_points"] + x["longest_path_bonus"]
-                          + x["unused_station_points"] + x["most_tickets_bonus"])
+            x["total"] = (
+                x["route_points"]
+                + x["merchandise"]
+                + x["ticket_points"]
+                + x["longest_path_bonus"]
+                + x["unused_station_points"]
+                + x["most_tickets_bonus"]
+            )
 
         def key(x: dict[str, Any]) -> tuple[int, ...]:
             k = [x["total"]]
             for t in r.tiebreakers:
-                k.append({"tickets_completed": x["tickets_completed"],
-                          "longest_path_bonus": 1 if x["longest_path_bonus"] else 0,
-                          "longest_path_length": x["longest_path"],
-                          "fewest_stations": -x["stations_built"]}[t])
+                k.append(
+                    {
+                        "tickets_completed": x["tickets_completed"],
+                        "longest_path_bonus": 1 if x["longest_path_bonus"] else 0,
+                        "longest_path_length": x["longest_path"],
+                        "fewest_stations": -x["stations_built"],
+                    }[t]
+                )
             return tuple(k)
 
         keys = [key(x) for x in players]
         for x, k in zip(players, keys, strict=True):
             x["rank"] = 1 + sum(1 for other in keys if other > k)
         winners = [x["player"] for x in players if x["rank"] == 1]
-        return {"edition": ed.id, "over": self.phase == OVER, "turns": self.turn, "players": players,
-                "winners": winners, "tiebreakers": list(r.tiebreakers)}
+        return {
+            "edition": ed.id,
+            "over": self.phase == OVER,
+            "turns": self.turn,
+            "players": players,
+            "winners": winners,
+            "tiebreakers": list(r.tiebreakers),
+        }
 
     # ------------------------------------------------------------------ views
     def view(self, player: int | None) -> PlayerView:
@@ -1075,9 +1147,14 @@ class Game:
 
     # ------------------------------------------------------------------ records
     def record(self) -> dict[str, Any]:
-        rec: dict[str, Any] = {"format": POSITION_FORMAT, "edition": self.base_edition.id,
-                               "options": self.options, "players": self.n, "seed": self.seed,
-                               "actions": [a.to_json() for a in self.history]}
+        rec: dict[str, Any] = {
+            "format": POSITION_FORMAT,
+            "edition": self.base_edition.id,
+            "options": self.options,
+            "players": self.n,
+            "seed": self.seed,
+            "actions": [a.to_json() for a in self.history],
+        }
         if self.phase == OVER:
             res = self.result()
             rec["result"] = {"scores": [x["total"] for x in res["players"]], "winners": res["winners"]}
@@ -1106,8 +1183,13 @@ class Game:
         tunnel = None
         if self.tunnel is not None:
             ri, paid, revealed, extra, colour = self.tunnel
-            tunnel = {"route": ed.routes[ri].id, "paid": cards_json(paid), "revealed": [names[c] for c in revealed],
-                      "extra": extra, "colour": COLOURS[colour] if colour >= 0 else None}
+            tunnel = {
+                "route": ed.routes[ri].id,
+                "paid": cards_json(paid),
+                "revealed": [names[c] for c in revealed],
+                "extra": extra,
+                "colour": COLOURS[colour] if colour >= 0 else None,
+            }
         return {
             "format": POSITION_FORMAT,
             "edition": self.base_edition.id,
@@ -1177,8 +1259,12 @@ class Game:
             raise PositionError(f"unknown phase {d['phase']!r}")
         g.phase = d["phase"]
         g.current, g.first_player = _player(d["current"], n), _player(d["first_player"], n)
-        g.setup_left, g.final_turns, g.pass_streak, g.turn = (int(d["setup_left"]), int(d["final_turns"]),
-                                                              int(d["pass_streak"]), int(d["turn"]))
+        g.setup_left, g.final_turns, g.pass_streak, g.turn = (
+            int(d["setup_left"]),
+            int(d["final_turns"]),
+            int(d["pass_streak"]),
+            int(d["turn"]),
+        )
 
         def card(name: str) -> int:
             if name not in CARD_INDEX:
@@ -1305,4 +1391,3 @@ def _passenger_from(x: Any, city: Any) -> int:
     if x == "gone":
         return PASSENGER_GONE
     return city(x)
-

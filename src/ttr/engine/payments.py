@@ -41,8 +41,10 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
         # any `substitute` cards replace one card of the chosen colour; every card may be in such sets
         s = route.substitute
         if total < length or (total - length) % (s - 1):
-            return (f"{route.id} needs {length} cards of one colour, where any {s} cards replace one; "
-                    f"{total} cards cannot be split that way")
+            return (
+                f"{route.id} needs {length} cards of one colour, where any {s} cards replace one; "
+                f"{total} cards cannot be split that way"
+            )
         sets = (total - length) // (s - 1)
         if sets > length:
             return f"{route.id}: too many cards"
@@ -51,8 +53,10 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
         candidates = range(_NCOL) if route.colour == GRAY else (route.colour,)
         if needed and max(cards[c] for c in candidates) + wild < needed:
             hint = "" if loco_ok or not cards[LOCOMOTIVE] else f"; locomotives count only inside sets of {s}"
-            return (f"{route.id}: with {sets} set(s) of {s} cards, {needed} cards must still be of one "
-                    f"colour{'' if route.colour == GRAY else ' (' + COLOURS[route.colour] + ')'}{hint}")
+            return (
+                f"{route.id}: with {sets} set(s) of {s} cards, {needed} cards must still be of one "
+                f"colour{'' if route.colour == GRAY else ' (' + COLOURS[route.colour] + ')'}{hint}"
+            )
         return None
     if cards[LOCOMOTIVE] and not loco_ok:
         return "locomotives are wild only on ferries and tunnels in this edition"
@@ -64,8 +68,10 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
         # k required locomotives replaced by `subst` any cards each
         extra = total - length
         if extra < 0 or extra % (subst - 1):
-            return (f"{route.id} is a ferry of length {length}: pay {length} cards, or {subst - 1} more for each "
-                    f"locomotive replaced by {subst} cards")
+            return (
+                f"{route.id} is a ferry of length {length}: pay {length} cards, or {subst - 1} more for each "
+                f"locomotive replaced by {subst} cards"
+            )
         k = extra // (subst - 1)
         if k > route.ferry:
             return f"{route.id}: only {route.ferry} locomotive(s) can be replaced"
@@ -193,8 +199,11 @@ def tunnel_payment_problem(extra: int, colour: int, cards: Cards) -> str | None:
         return "passenger cards cannot pay for routes"
     for c in range(_NCOL):
         if cards[c] and c != colour:
-            return ("the extra cards must be locomotives" if colour < 0
-                    else f"the extra cards must be {COLOURS[colour]} or locomotives")
+            return (
+                "the extra cards must be locomotives"
+                if colour < 0
+                else f"the extra cards must be {COLOURS[colour]} or locomotives"
+            )
     return None
 
 

@@ -24,8 +24,16 @@ from ..editions import Edition
 Trip = tuple[int, list[int]]  # (token points, route indices in travel order)
 
 
-def best_trails(edition: Edition, route_owner: Sequence[int], merch: Sequence[Sequence[int]], player: int,
-                start: int, max_foreign: int, one_token_per_city: bool, limit: int) -> dict[int, Trip]:
+def best_trails(
+    edition: Edition,
+    route_owner: Sequence[int],
+    merch: Sequence[Sequence[int]],
+    player: int,
+    start: int,
+    max_foreign: int,
+    one_token_per_city: bool,
+    limit: int,
+) -> dict[int, Trip]:
     """{opponent routes used: best trip found} for trips worth more than every cheaper one.
 
     `merch[c]` is city c's stack with the top token last; `limit` bounds the states expanded.
@@ -51,8 +59,11 @@ def best_trails(edition: Edition, route_owner: Sequence[int], merch: Sequence[Se
     def moves_from(city: int) -> list[tuple[int, int, int]]:
         out = moves.get(city)
         if out is None:
-            out = moves[city] = [(ri, other, int(route_owner[ri] != player)) for ri, other in adjacency[city]
-                                 if route_owner[ri] >= 0 and area[other] is None]
+            out = moves[city] = [
+                (ri, other, int(route_owner[ri] != player))
+                for ri, other in adjacency[city]
+                if route_owner[ri] >= 0 and area[other] is None
+            ]
         return out
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
@@ -71,8 +82,9 @@ def best_trails(edition: Edition, route_owner: Sequence[int], merch: Sequence[Se
             left -= 1
             if path and value > best.get(foreign, (0,))[0]:
                 best[foreign] = (value, path.copy())
-            steps = [(gain(other), -f, ri, other) for ri, other, f in moves_from(city)
-                     if not used >> ri & 1 and foreign + f <= cap]
+            steps = [
+                (gain(other), -f, ri, other) for ri, other, f in moves_from(city) if not used >> ri & 1 and foreign + f <= cap
+            ]
             if len(steps) > 1:
                 steps.sort(reverse=True)
             for g, minus_f, ri, other in steps:

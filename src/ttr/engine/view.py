@@ -95,9 +95,13 @@ class PlayerView:
         tunnel = None
         if self.tunnel is not None:
             ri, paid, revealed, extra, colour = self.tunnel
-            tunnel = {"route": ed.routes[ri].id, "paid": {names[i]: k for i, k in enumerate(paid) if k},
-                      "revealed": [names[c] for c in revealed], "extra": extra,
-                      "colour": COLOURS[colour] if colour >= 0 else "locomotive"}
+            tunnel = {
+                "route": ed.routes[ri].id,
+                "paid": {names[i]: k for i, k in enumerate(paid) if k},
+                "revealed": [names[c] for c in revealed],
+                "extra": extra,
+                "colour": COLOURS[colour] if colour >= 0 else "locomotive",
+            }
         out: dict[str, Any] = {
             "edition": ed.id,
             "players": self.players,
@@ -117,9 +121,16 @@ class PlayerView:
             "last_claimed": ed.routes[self.last_claimed].id if self.last_claimed >= 0 else None,
             "merchandise": {ed.city_ids[c]: list(reversed(m)) for c, m in enumerate(self.merch) if m},
             "public": [
-                {"score": self.scores[p], "trains": self.trains[p], "stations": self.stations_left[p],
-                 "cards": self.hand_sizes[p], "tickets": self.ticket_counts[p], "drawn_tickets": self.offered_counts[p],
-                 "passengers": [_pos(ed, c) for c in self.passengers[p]], "tokens": self.tokens[p]}
+                {
+                    "score": self.scores[p],
+                    "trains": self.trains[p],
+                    "stations": self.stations_left[p],
+                    "cards": self.hand_sizes[p],
+                    "tickets": self.ticket_counts[p],
+                    "drawn_tickets": self.offered_counts[p],
+                    "passengers": [_pos(ed, c) for c in self.passengers[p]],
+                    "tokens": self.tokens[p],
+                }
                 for p in range(self.players)
             ],
         }

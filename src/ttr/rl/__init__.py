@@ -24,6 +24,16 @@ for _edition, _id in GYM_IDS.items():
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="ttr.rl.gym_env:TicketToRideEnv", kwargs={"edition": _edition})
 
-__all__ = ["ACTION_SPACE_VERSION", "GYM_IDS", "OBSERVATION_VERSION", "ActionCodec", "IllegalActionIndex",
-           "ObservationEncoder", "ObservationLayout", "TicketToRideAEC", "TicketToRideEnv", "codec_for",
-           "ticket_to_ride_v0"]
+__all__ = [
+    "ACTION_SPACE_VERSION",
+    "GYM_IDS",
+    "OBSERVATION_VERSION",
+    "ActionCodec",
+    "IllegalActionIndex",
+    "ObservationEncoder",
+    "ObservationLayout",
+    "TicketToRideAEC",
+    "TicketToRideEnv",
+    "codec_for",
+    "ticket_to_ride_v0",
+]

@@ -127,8 +127,9 @@ def _mix_choices(rules: Rules) -> list[tuple[tuple[str, int], ...]]:
 
 def max_offered_tickets(rules: Rules) -> int:
     """The most tickets a player is ever offered at once (setup or a draw)."""
-    return max(sum(n for _, n in pol.deal) if not pol.choose_mix else pol.count
-               for pol in (rules.initial_tickets, rules.draw_tickets))
+    return max(
+        sum(n for _, n in pol.deal) if not pol.choose_mix else pol.count for pol in (rules.initial_tickets, rules.draw_tickets)
+    )
 
 
 class ActionCodec:
@@ -382,7 +383,8 @@ class ActionCodec:
                 for ci in range(_NCOL):
                     for w in range(self.max_station_cost):
                         labels[base + ci * self.max_station_cost + w] = (
-                            f"build a station in {ed.city_ids[c]} paying {COLOURS[ci]} cards and {w} locomotive(s)")
+                            f"build a station in {ed.city_ids[c]} paying {COLOURS[ci]} cards and {w} locomotive(s)"
+                        )
                 labels[base + self.station_width - 1] = f"build a station in {ed.city_ids[c]} paying locomotives only"
         if self.passenger_slots:
             s = b["place_passenger"].start
@@ -392,7 +394,8 @@ class ActionCodec:
             for slot in range(self.passenger_slots):
                 for f in range(self.max_foreign + 1):
                     labels[b["move_passenger"].start + slot * (self.max_foreign + 1) + f] = (
-                        f"move passenger {slot} on the best trip using {f} opponent route(s)")
+                        f"move passenger {slot} on the best trip using {f} opponent route(s)"
+                    )
         labels[b["pass"].start] = "pass (nothing else is legal)"
         return labels
 
@@ -406,13 +409,17 @@ class ActionCodec:
             return f"{COLOURS[rc.colours[ci]]} cards and {w + rc.lo} locomotive(s)"
         if rc.kind == SUBSTITUTE:
             ci, sets = divmod(code, route.length + 1)
-            return (f"{COLOURS[rc.colours[ci]]} cards (locomotives wild where allowed) with {sets} set(s) of "
-                    f"{route.substitute} other cards")
+            return (
+                f"{COLOURS[rc.colours[ci]]} cards (locomotives wild where allowed) with {sets} set(s) of "
+                f"{route.substitute} other cards"
+            )
         rest = rc.hi
         ci, rem = divmod(code, (route.ferry + 1) * (rest + 1))
         k, w = divmod(rem, rest + 1)
-        return (f"{COLOURS[rc.colours[ci]]} cards with {w} locomotive(s) among them, and {k} of the {route.ferry} ferry "
-                f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each")
+        return (
+            f"{COLOURS[rc.colours[ci]]} cards with {w} locomotive(s) among them, and {k} of the {route.ferry} ferry "
+            f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each"
+        )
 
 
 def _single_colour(cards: Cards) -> int:
@@ -430,5 +437,3 @@ def _single_colour(cards: Cards) -> int:
 def codec_for(edition: Edition) -> ActionCodec:
     """The (shared) codec of an edition object; editions with rule options are distinct objects."""
     return ActionCodec(edition)
-
-

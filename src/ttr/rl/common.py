@@ -28,10 +28,12 @@ def resolve_edition(edition: Edition | str, options: dict[str, Any] | None) -> t
 
 
 def make_spaces(codec: ActionCodec, layout: ObservationLayout) -> tuple[spaces.Dict, spaces.Discrete]:
-    obs = spaces.Dict({
-        "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, shape=(codec.size,), dtype=np.int8),
-    })
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(codec.size,), dtype=np.int8),
+        }
+    )
     return obs, spaces.Discrete(codec.size)
 
 
@@ -41,7 +43,7 @@ def final_rewards(result: dict[str, Any], mode: str) -> list[float]:
     res = result
     totals = [x["total"] for x in res["players"]]
     if mode == "margin":
-        return [float(t - max(totals[:p] + totals[p + 1:])) for p, t in enumerate(totals)]
+        return [float(t - max(totals[:p] + totals[p + 1 :])) for p, t in enumerate(totals)]
     winners = res["winners"]
     return [(1.0 if len(winners) == 1 else 0.0) if p in winners else -1.0 for p in range(len(totals))]
 
@@ -74,8 +76,10 @@ def pick(codec: ActionCodec, table: dict[int, Action], action: Any, game: Game, 
         return a
     if not 0 <= i < codec.size:
         raise IllegalActionIndex(f"action index {i} is outside the action space [0, {codec.size})")
-    raise IllegalActionIndex(f"action {i} ({codec.describe(i)}) is not legal for {who} now (phase {game.phase}); "
-                             f"{len(table)} action(s) are legal: choose an index where action_mask is 1")
+    raise IllegalActionIndex(
+        f"action {i} ({codec.describe(i)}) is not legal for {who} now (phase {game.phase}); "
+        f"{len(table)} action(s) are legal: choose an index where action_mask is 1"
+    )
 
 
 def mask_from(table: dict[int, Action], size: int) -> np.ndarray:
@@ -99,6 +103,8 @@ def render_text(game: Game) -> str:
     v = game.view(None)
     lines = [f"{game.edition.name} turn {game.turn} phase {game.phase} player to move {game.current}"]
     for p in range(game.n):
-        lines.append(f"  player {p}: score {v.scores[p]} trains {v.trains[p]} cards {v.hand_sizes[p]} "
-                     f"tickets {v.ticket_counts[p]} routes {sum(1 for o in v.route_owner if o == p)}")
+        lines.append(
+            f"  player {p}: score {v.scores[p]} trains {v.trains[p]} cards {v.hand_sizes[p]} "
+            f"tickets {v.ticket_counts[p]} routes {sum(1 for o in v.route_owner if o == p)}"
+        )
     return "\n".join(lines) + "\n"

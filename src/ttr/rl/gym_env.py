@@ -44,10 +44,17 @@ ILLEGAL_POLICIES = ("raise", "terminate")
 class TicketToRideEnv(gym.Env):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, edition: Edition | str = "usa", opponents: Sequence[str] = ("random",),
-                 seat: int | str = 0, reward: str = "margin", options: dict[str, Any] | None = None,
-                 illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        edition: Edition | str = "usa",
+        opponents: Sequence[str] = ("random",),
+        seat: int | str = 0,
+        reward: str = "margin",
+        options: dict[str, Any] | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
         self._base, self.edition = resolve_edition(edition, options)
         self.options = dict(options or {})
         if isinstance(opponents, str):
@@ -56,8 +63,9 @@ class TicketToRideEnv(gym.Env):
         self.players = 1 + len(self.opponents)
         lo, hi = self.edition.rules.players
         if not lo <= self.players <= hi:
-            raise ValueError(f"{self.edition.name} is for {lo}-{hi} players; {len(self.opponents)} opponent(s) "
-                             f"make {self.players}")
+            raise ValueError(
+                f"{self.edition.name} is for {lo}-{hi} players; {len(self.opponents)} opponent(s) make {self.players}"
+            )
         for name in self.opponents:
             make_bot(name, seed=0)  # fail now, not at the first reset, on an unknown bot
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < self.players):
@@ -89,8 +97,9 @@ class TicketToRideEnv(gym.Env):
         game_seed = int(rng.integers(2**48))
         self.game = Game(self._base, self.players, game_seed, self.options or None)
         names = iter(self.opponents)
-        self.bots = [None if p == self.seat else make_bot(next(names), seed=int(rng.integers(2**48)))
-                     for p in range(self.players)]
+        self.bots = [
+            None if p == self.seat else make_bot(next(names), seed=int(rng.integers(2**48))) for p in range(self.players)
+        ]
         self._wants_events = [b is not None and type(b).observe is not Bot.observe for b in self.bots]
         self._encoder = ObservationEncoder(self.layout, self.seat)
         self._done = False

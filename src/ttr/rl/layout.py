@@ -1,6 +1,6 @@
 """The action and observation layouts of every built-in edition as Markdown tables (for docs/rl.md).
 
-    python -m ttr.rl.layout > /tmp/layout.md    # the tables docs/rl.md embeds; a test keeps them equal
+python -m ttr.rl.layout > /tmp/layout.md    # the tables docs/rl.md embeds; a test keeps them equal
 """
 
 from __future__ import annotations
@@ -22,20 +22,29 @@ def layout_markdown() -> str:
     codecs = [codec_for(e) for e in editions]
     layouts = [layout_for(e) for e in editions]
     lines = [f"Action space version {ACTION_SPACE_VERSION}, observation version {OBSERVATION_VERSION}.", ""]
-    lines += _table(["edition", "actions", "observation", "seats (max players)"],
-                    [[e.id, f"{c.size:,}", f"{lay.size:,}", str(lay.seats)]
-                     for e, c, lay in zip(editions, codecs, layouts, strict=True)])
+    lines += _table(
+        ["edition", "actions", "observation", "seats (max players)"],
+        [[e.id, f"{c.size:,}", f"{lay.size:,}", str(lay.seats)] for e, c, lay in zip(editions, codecs, layouts, strict=True)],
+    )
     lines += ["", "Action blocks (start-stop, in index order; - = absent in that edition):", ""]
     names = list(dict.fromkeys(name for c in codecs for name in c.blocks))
-    lines += _table(["block", *BUILTIN],
-                    [[f"`{name}`", *(f"{c.blocks[name].start}-{c.blocks[name].stop - 1}" if name in c.blocks else "-"
-                                     for c in codecs)] for name in names])
+    lines += _table(
+        ["block", *BUILTIN],
+        [
+            [f"`{name}`", *(f"{c.blocks[name].start}-{c.blocks[name].stop - 1}" if name in c.blocks else "-" for c in codecs)]
+            for name in names
+        ],
+    )
     lines += ["", "Observation blocks (size per edition, in vector order):", ""]
     names = list(dict.fromkeys(name for lay in layouts for name in lay.blocks))
     docs = {name: lay.blocks[name].doc for lay in layouts for name in lay.blocks}
-    lines += _table(["block", *BUILTIN, "content"],
-                    [[f"`{name}`", *(str(lay.blocks[name].size) if name in lay.blocks else "-" for lay in layouts),
-                      docs[name]] for name in names])
+    lines += _table(
+        ["block", *BUILTIN, "content"],
+        [
+            [f"`{name}`", *(str(lay.blocks[name].size) if name in lay.blocks else "-" for lay in layouts), docs[name]]
+            for name in names
+        ],
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -80,39 +80,66 @@ class ObservationLayout:
         block("to_move", [1] * s, "one-hot relative seat of the player to move (all 0 when the game is over)")
         block("seats", [1] * s, "1 for each relative seat present in this game")
         block("end", [1, s, s], "final round triggered (0/1), turns left in the final round, consecutive passes")
-        field_high = {"score": score_max, "trains": r.trains, "cards": total_cards, "tickets": nt,
-                      "tickets_offered": mo, "stations_left": r.stations, "passengers_waiting": r.passengers,
-                      "passengers_placed": r.passengers, "passengers_done": r.passengers}
-        block("public", [field_high[f] for _ in range(s) for f in self.public_fields],
-              "per relative seat: score, trains, cards, tickets, tickets_offered (+ stations_left with stations; "
-              "+ passengers_waiting, passengers_placed, passengers_done with passengers)")
-        block("hand", [ed.deck[k] for k in self.kinds],
-              "own cards per kind (the kinds the edition's deck has, in ttr.cards order)")
-        block("piles", [total_cards] + [ed.deck[k] for k in self.kinds]
-              + [sum(1 for t in ed.tickets if t.deck == d) for d in ed.ticket_decks],
-              "deck size, discard pile per kind, size of each ticket deck (decks in name order)")
+        field_high = {
+            "score": score_max,
+            "trains": r.trains,
+            "cards": total_cards,
+            "tickets": nt,
+            "tickets_offered": mo,
+            "stations_left": r.stations,
+            "passengers_waiting": r.passengers,
+            "passengers_placed": r.passengers,
+            "passengers_done": r.passengers,
+        }
+        block(
+            "public",
+            [field_high[f] for _ in range(s) for f in self.public_fields],
+            "per relative seat: score, trains, cards, tickets, tickets_offered (+ stations_left with stations; "
+            "+ passengers_waiting, passengers_placed, passengers_done with passengers)",
+        )
+        block(
+            "hand", [ed.deck[k] for k in self.kinds], "own cards per kind (the kinds the edition's deck has, in ttr.cards order)"
+        )
+        block(
+            "piles",
+            [total_cards]
+            + [ed.deck[k] for k in self.kinds]
+            + [sum(1 for t in ed.tickets if t.deck == d) for d in ed.ticket_decks],
+            "deck size, discard pile per kind, size of each ticket deck (decks in name order)",
+        )
         self.small_stop = pos  # everything above is rewritten every step
         block("market", [1] * (r.market_size * nk), "per market slot: one-hot card kind (all 0 = empty slot)")
         block("routes", [1] * (nr * s), "per route: one-hot relative seat of its owner (all 0 = unclaimed)")
         block("tickets", [1] * (nt * 2), "per ticket of the edition: held by me, connected by my own routes")
         block("offered", [1] * (mo * nt), "per offered position j (the bit j of keep actions): one-hot ticket")
         if self.has_tunnels:
-            block("tunnel", [TUNNEL_REVEAL] + [1] * (len(COLOURS) + 1) + [TUNNEL_REVEAL] * nk
-                  + [max(x.length for x in ed.routes)] * nk,
-                  "tunnel being claimed: extra cards owed, colour they must be (8 colours + locomotives only), "
-                  "revealed cards per kind, cards already paid per kind")
+            block(
+                "tunnel",
+                [TUNNEL_REVEAL] + [1] * (len(COLOURS) + 1) + [TUNNEL_REVEAL] * nk + [max(x.length for x in ed.routes)] * nk,
+                "tunnel being claimed: extra cards owed, colour they must be (8 colours + locomotives only), "
+                "revealed cards per kind, cards already paid per kind",
+            )
         if self.has_tunnels or self.passengers:
-            block("pending_route", [1] * nr, "one-hot: the tunnel being claimed, or the route just claimed "
-                  "(where a passenger may be placed)")
+            block(
+                "pending_route",
+                [1] * nr,
+                "one-hot: the tunnel being claimed, or the route just claimed (where a passenger may be placed)",
+            )
         if self.has_stations:
             block("stations", [1] * (nc * s), "per city: one-hot relative seat of its station's owner")
         if self.passengers:
             block("passengers", [1] * (nc * s), "per city: one-hot relative seat of the passenger standing there")
-            block("my_passengers", [1] * (r.passengers * (nc + 2)),
-                  "per own passenger slot: one-hot city, then waiting (not placed), then done (moved)")
+            block(
+                "my_passengers",
+                [1] * (r.passengers * (nc + 2)),
+                "per own passenger slot: one-hot city, then waiting (not placed), then done (moved)",
+            )
             top = max((max(m) for m in ed.merchandise if m), default=0)
-            block("merchandise", [top] * (nc * self.merch_depth),
-                  "per city: merchandise token values left, top of the stack first (0 = none)")
+            block(
+                "merchandise",
+                [top] * (nc * self.merch_depth),
+                "per city: merchandise token values left, top of the stack first (0 = none)",
+            )
         self.size = pos
         self.high = np.concatenate(highs)
         self.low = np.zeros(self.size, dtype=np.float32)
@@ -162,14 +189,17 @@ class ObservationEncoder:
         # --- small counters, rewritten every step (one list, one conversion)
         phase = view.phase
         final = view.final_turns
-        head = [*lay.phase_rows[phase],
-                *(lay.seat_rows[(view.current - me) % n] if phase != "over" else lay.seat_rows[s]),
-                *lay.present_rows[n],
-                1.0 if final >= 0 else 0.0, final if final >= 0 else 0, view.pass_streak]
+        head = [
+            *lay.phase_rows[phase],
+            *(lay.seat_rows[(view.current - me) % n] if phase != "over" else lay.seat_rows[s]),
+            *lay.present_rows[n],
+            1.0 if final >= 0 else 0.0,
+            final if final >= 0 else 0,
+            view.pass_streak,
+        ]
         stations = lay.has_stations
         npass = lay.passengers
-        scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts,
-                                              view.offered_counts)
+        scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts, view.offered_counts)
         for rel in range(n):
             p = (me + rel) % n
             head += (scores[p], trains[p], cards[p], held[p], drawn[p])
@@ -208,7 +238,7 @@ class ObservationEncoder:
                 for slot, c in enumerate(market):
                     if c != prev[slot]:
                         row = start + slot * nk
-                        buf[row: row + nk] = 0.0
+                        buf[row : row + nk] = 0.0
                         if c >= 0:
                             buf[row + pos[c]] = 1.0
         owners = view.route_owner
@@ -223,7 +253,7 @@ class ObservationEncoder:
         if offered != last.get("offered"):
             last["offered"] = offered
             b = blocks["offered"]
-            buf[b.start: b.stop] = 0.0
+            buf[b.start : b.stop] = 0.0
             for j, t in enumerate(offered):
                 buf[b.start + j * lay.ntickets + t] = 1.0
         if lay.has_tunnels:
@@ -242,7 +272,7 @@ class ObservationEncoder:
                         row[o + lay.kind_pos[c]] += 1.0
                     for i, k in enumerate(lay.kinds):
                         row[o + nk + i] = paid[k]
-                buf[b.start: b.stop] = row
+                buf[b.start : b.stop] = row
         if "pending_route" in blocks:
             pending = view.tunnel[0] if view.tunnel is not None else view.last_claimed
             self._one_hot_rows("pending_route", [pending], lay.nroutes, None)
@@ -271,11 +301,10 @@ class ObservationEncoder:
                 for c, stack in enumerate(merch):
                     for i, v in enumerate(reversed(stack)):  # the engine keeps the top at the end
                         row[c * depth + i] = v
-                buf[b.start: b.stop] = row
+                buf[b.start : b.stop] = row
         return buf.copy()
 
-    def _one_hot_rows(self, name: str, values: list[int], width: int,
-                      column: list[int] | None) -> list[int] | None:
+    def _one_hot_rows(self, name: str, values: list[int], width: int, column: list[int] | None) -> list[int] | None:
         """Block `name` holds one row of `width` per item: a 1 in column ``column[value]`` (or ``value``
         itself when `column` is None), nothing for a negative value. Rewrites only the rows whose value
         changed since the last call and returns their indices (None: everything was rewritten)."""
@@ -288,14 +317,14 @@ class ObservationEncoder:
         start = self.layout.blocks[name].start
         changed: list[int] | None
         if prev is None or len(prev) != len(values):
-            buf[start: start + len(values) * width] = 0.0
+            buf[start : start + len(values) * width] = 0.0
             rows: Any = (i for i, v in enumerate(values) if v >= 0)
             changed = None
         else:
             rows = changed = _true_positions(list(map(ne, values, prev)))
         for i in rows:
             row = start + i * width
-            buf[row: row + width] = 0.0
+            buf[row : row + width] = 0.0
             v = values[i]
             if v >= 0:
                 buf[row + (v if column is None else column[v])] = 1.0
@@ -321,7 +350,7 @@ class ObservationEncoder:
         buf = self.buf
         start = self.layout.blocks["tickets"].start
         for t in prev.keys() - status.keys():
-            buf[start + 2 * t: start + 2 * t + 2] = 0.0
+            buf[start + 2 * t : start + 2 * t + 2] = 0.0
         for t, st in status.items():
             if prev.get(t) != st:
                 buf[start + 2 * t] = 1.0

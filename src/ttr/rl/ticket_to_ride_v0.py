@@ -42,11 +42,21 @@ from .observation import ObservationEncoder
 class TicketToRideAEC(AECEnv):
     """The raw (unwrapped) environment; ``env()`` adds PettingZoo's order-enforcing wrapper."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "ticket_to_ride_v0", "render_modes": ["ansi"], "render_fps": 4,
-                                          "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "ticket_to_ride_v0",
+        "render_modes": ["ansi"],
+        "render_fps": 4,
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, edition: Edition | str = "usa", players: int = 2, reward: str = "margin",
-                 options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        edition: Edition | str = "usa",
+        players: int = 2,
+        reward: str = "margin",
+        options: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         self._base, self.edition = resolve_edition(edition, options)
         lo, hi = self.edition.rules.players

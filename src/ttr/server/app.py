@@ -76,8 +76,7 @@ class UndoBody(_Strict):
 
 # ---------------------------------------------------------------------- helpers
 def json_response(obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json",
-                    headers=headers)
+    return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json", headers=headers)
 
 
 def error_response(err: ApiError) -> Response:
@@ -136,8 +135,13 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": {"code": "too_large", "message": f"request body over {self.limit} bytes"}}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -165,21 +169,42 @@ class ServerTiming:
 
 def edition_summary(edition_id: str) -> dict[str, Any]:
     ed = get_edition(edition_id)
-    return {"id": ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes),
-            "options": ed.raw["rules"]}
+    return {"id": ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes), "options": ed.raw["rules"]}
 
 
 def edition_map(edition_id: str) -> dict[str, Any]:
     ed = get_edition(edition_id)
-    cities = [{"id": ed.city_ids[c], "name": ed.city_names[c], "lat": ed.lat[c], "lon": ed.lon[c], "area": ed.city_area[c]}
-              for c in range(ed.ncities)]
-    routes = [{"id": r.id, "a": ed.city_ids[r.a], "b": ed.city_ids[r.b], "length": r.length,
-               "color": COLOURS[r.colour] if r.colour >= 0 else "gray", "tunnel": r.tunnel, "ferry": r.ferry,
-               "group": r.group if r.group >= 0 else None, "points": r.points, "substitute": r.substitute} for r in ed.routes]
+    cities = [
+        {"id": ed.city_ids[c], "name": ed.city_names[c], "lat": ed.lat[c], "lon": ed.lon[c], "area": ed.city_area[c]}
+        for c in range(ed.ncities)
+    ]
+    routes = [
+        {
+            "id": r.id,
+            "a": ed.city_ids[r.a],
+            "b": ed.city_ids[r.b],
+            "length": r.length,
+            "color": COLOURS[r.colour] if r.colour >= 0 else "gray",
+            "tunnel": r.tunnel,
+            "ferry": r.ferry,
+            "group": r.group if r.group >= 0 else None,
+            "points": r.points,
+            "substitute": r.substitute,
+        }
+        for r in ed.routes
+    ]
     tickets = [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "deck": t.deck} for t in ed.tickets]
     merch = {ed.city_ids[c]: list(stack) for c, stack in enumerate(ed.merchandise) if stack}
-    return {"id": ed.id, "name": ed.name, "credit": ed.credit, "cities": cities, "routes": routes, "tickets": tickets,
-            "merchandise": merch, "rules": ed.raw["rules"]}
+    return {
+        "id": ed.id,
+        "name": ed.name,
+        "credit": ed.credit,
+        "cities": cities,
+        "routes": routes,
+        "tickets": tickets,
+        "merchandise": merch,
+        "rules": ed.raw["rules"],
+    }
 
 
 def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
@@ -195,8 +220,14 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
     if step:
         actor = game.current
         events = [e.public() for e in game.apply(actions[step - 1])]
-    return {"step": step, "steps": len(actions), "actor": actor, "action": actions[step - 1] if step else None,
-            "events": events, "view": game.view(None).to_dict()}
+    return {
+        "step": step,
+        "steps": len(actions),
+        "actor": actor,
+        "action": actions[step - 1] if step else None,
+        "events": events,
+        "view": game.view(None).to_dict(),
+    }
 
 
 # ---------------------------------------------------------------------- the app
@@ -259,12 +290,23 @@ def create_app(settings: Settings) -> FastAPI:
         return json_response(edition_map(edition_id))
 
     # ------------------------------------------------------------------ games
-    @app.post("/api/games", tags=["games"], status_code=201,
-              summary="Create a game: returns each human seat's secret token and join link")
+    @app.post(
+        "/api/games",
+        tags=["games"],
+        status_code=201,
+        summary="Create a game: returns each human seat's secret token and join link",
+    )
     async def create_game(body: CreateGame) -> Response:
-        out = await call(service.create_game, edition=body.edition, players=body.players, options=body.options,
-                         seat_specs=[s.model_dump() for s in body.seats] if body.seats is not None else None,
-                         hotseat=body.hotseat, public=body.public, name=body.name)
+        out = await call(
+            service.create_game,
+            edition=body.edition,
+            players=body.players,
+            options=body.options,
+            seat_specs=[s.model_dump() for s in body.seats] if body.seats is not None else None,
+            hotseat=body.hotseat,
+            public=body.public,
+            name=body.name,
+        )
         live = await live_game(out["game_id"])
         hub.announce(live)
         return json_response(out, 201)
@@ -278,17 +320,24 @@ def create_app(settings: Settings) -> FastAPI:
     async def game_summary(game_id: str) -> Response:
         return json_response((await live_game(game_id)).summary())
 
-    @app.post("/api/games/{game_id}/join", tags=["games"],
-              summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)")
+    @app.post(
+        "/api/games/{game_id}/join",
+        tags=["games"],
+        summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)",
+    )
     async def join(game_id: str, body: JoinBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat)
         hub.announce(live)
         return json_response(out)
 
-    @app.get("/api/games/{game_id}/state", tags=["play"],
-             summary="My view of the game, my legal actions when it is my turn, whether I can undo")
-    async def state(game_id: str, authorization: Annotated[str | None, Header()] = None,
-                    seat: Annotated[int | None, Query(ge=0, le=7)] = None) -> Response:
+    @app.get(
+        "/api/games/{game_id}/state",
+        tags=["play"],
+        summary="My view of the game, my legal actions when it is my turn, whether I can undo",
+    )
+    async def state(
+        game_id: str, authorization: Annotated[str | None, Header()] = None, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+    ) -> Response:
         token = bearer(authorization)
         live = await live_game(game_id)
         return json_response(live.state(authorise(live, token), seat))
@@ -299,8 +348,11 @@ def create_app(settings: Settings) -> FastAPI:
         st = live.state(SPECTATOR, None)
         return json_response({"seq": st["seq"], "view": st["view"], "summary": st["summary"]})
 
-    @app.post("/api/games/{game_id}/actions", tags=["play"],
-              summary="Play an action (409 not_your_turn / state_changed; 422 illegal, with the reason)")
+    @app.post(
+        "/api/games/{game_id}/actions",
+        tags=["play"],
+        summary="Play an action (409 not_your_turn / state_changed; 422 illegal, with the reason)",
+    )
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
         new, stored = await call(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
@@ -308,10 +360,14 @@ def create_app(settings: Settings) -> FastAPI:
         seen = authorise(new, token).seats
         return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(seen)} for e in stored]})
 
-    @app.post("/api/games/{game_id}/undo", tags=["play"],
-              summary="Take back your last action (only alone vs bots or hot-seat, never past hidden information)")
-    async def undo(game_id: str, authorization: Annotated[str | None, Header()] = None,
-                   body: Annotated[UndoBody | None, Body()] = None) -> Response:
+    @app.post(
+        "/api/games/{game_id}/undo",
+        tags=["play"],
+        summary="Take back your last action (only alone vs bots or hot-seat, never past hidden information)",
+    )
+    async def undo(
+        game_id: str, authorization: Annotated[str | None, Header()] = None, body: Annotated[UndoBody | None, Body()] = None
+    ) -> Response:
         new, _ = await call(service.undo, game_id, bearer(authorization), body.seat if body else None)
         hub.announce(new)
         return json_response({"seq": new.seq})
@@ -336,8 +392,11 @@ def create_app(settings: Settings) -> FastAPI:
         rec = await finished_record(game_id)
         return json_response(rec, headers={"Content-Disposition": f'attachment; filename="ttr-{game_id}.json"'})
 
-    @app.get("/api/games/{game_id}/replay", tags=["play"],
-             summary="A finished game's public view after `step` actions, with that action's events (replay viewer)")
+    @app.get(
+        "/api/games/{game_id}/replay",
+        tags=["play"],
+        summary="A finished game's public view after `step` actions, with that action's events (replay viewer)",
+    )
     async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> Response:
         rec = await finished_record(game_id)
         return json_response(await asyncio.to_thread(replay_step, rec, step))
@@ -365,8 +424,10 @@ def create_app(settings: Settings) -> FastAPI:
             path = STATIC_DIR / candidate
             if path.is_file():
                 return FileResponse(path, media_type="text/html")
-        return HTMLResponse("<!doctype html><title>ttr</title><p>The browser client is not installed. "
-                            "The API is documented at <a href='/docs'>/docs</a>.</p>")
+        return HTMLResponse(
+            "<!doctype html><title>ttr</title><p>The browser client is not installed. "
+            "The API is documented at <a href='/docs'>/docs</a>.</p>"
+        )
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -400,8 +461,9 @@ def _int_param(raw: str | None, name: str) -> int | None:
 class Session:
     """One WebSocket: sends an update after every change (what this seat may see), takes actions and pings."""
 
-    def __init__(self, ws: WebSocket, hub: Hub, game_id: str, token: str | None, access: Access, seat: int | None,
-                 max_bytes: int) -> None:
+    def __init__(
+        self, ws: WebSocket, hub: Hub, game_id: str, token: str | None, access: Access, seat: int | None, max_bytes: int
+    ) -> None:
         self.ws = ws
         self.hub = hub
         self.game_id = game_id
@@ -455,10 +517,15 @@ class Session:
                 key = ("update", self.access, self.seat, last)  # shared by every watcher at the same point (spectators, tabs)
                 text = live.memo.get(key)
                 if text is None:
-                    text = live.memo[key] = json.dumps({
-                        "type": "update", "seq": live.seq,
-                        "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
-                        "state": live.state(self.access, self.seat)}, separators=(",", ":"))
+                    text = live.memo[key] = json.dumps(
+                        {
+                            "type": "update",
+                            "seq": live.seq,
+                            "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
+                            "state": live.state(self.access, self.seat),
+                        },
+                        separators=(",", ":"),
+                    )
                 async with self.send_lock:
                     await self.ws.send_text(text)
                 last = live.seq

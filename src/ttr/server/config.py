@@ -32,7 +32,7 @@ def database_url(db: str | None = None) -> str:
         return f"sqlite:///{path}"
     for scheme in ("postgresql://", "postgres://"):
         if raw.startswith(scheme):
-            return "postgresql+psycopg://" + raw[len(scheme):]
+            return "postgresql+psycopg://" + raw[len(scheme) :]
     if "://" not in raw:  # a plain file path means a SQLite file
         path = Path(raw).expanduser().resolve()
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,8 @@ from sqlalchemy.engine import Connection, Engine
 metadata = sa.MetaData()
 
 games = sa.Table(
-    "games", metadata,
+    "games",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("edition", sa.String(64), nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
@@ -44,7 +45,8 @@ games = sa.Table(
 )
 
 seats = sa.Table(
-    "seats", metadata,
+    "seats",
+    metadata,
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("type", sa.String(8), nullable=False),  # human | bot
@@ -56,7 +58,8 @@ seats = sa.Table(
 )
 
 actions = sa.Table(
-    "actions", metadata,
+    "actions",
+    metadata,
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
@@ -66,7 +69,8 @@ actions = sa.Table(
 )
 
 events = sa.Table(
-    "events", metadata,
+    "events",
+    metadata,
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("action_idx", sa.Integer, nullable=True),  # None: a server event (join, start, undo)
@@ -154,8 +158,7 @@ class Database:
 
 
 def _sqlite_engine(url: str, immediate: bool) -> Engine:
-    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                              pool_size=8, max_overflow=16)
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8, max_overflow=16)
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]

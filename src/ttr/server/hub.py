@@ -231,13 +231,13 @@ class Hub:
         key = (live.id, seat)
         with self._bots_lock:
             mem = self._bots.get(key)
-            if mem is not None and any(e.type == "undo" for e in live.events[mem.seen:]):
+            if mem is not None and any(e.type == "undo" for e in live.events[mem.seen :]):
                 mem = None
             if mem is None:
                 level = live.seats[seat].level or "medium"
                 mem = self._bots[key] = _BotMemory(make_bot(level, seed=(live.game.seed * 31 + seat) % (1 << 62)), 0)
             entitled = frozenset({seat})
-            for e in live.events[mem.seen:]:
+            for e in live.events[mem.seen :]:
                 if e.action_idx is not None and not e.undone:
                     mem.bot.observe(e.form(entitled))
             mem.seen = live.seq

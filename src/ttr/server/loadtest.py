@@ -72,8 +72,9 @@ class LoadTest:
         self.ws_base = "ws" + cfg.url.removeprefix("http")
 
     async def run(self) -> dict[str, Any]:
-        limits = httpx.Limits(max_connections=self.cfg.games * self.cfg.humans + 10,
-                              max_keepalive_connections=self.cfg.games * self.cfg.humans + 10)
+        limits = httpx.Limits(
+            max_connections=self.cfg.games * self.cfg.humans + 10, max_keepalive_connections=self.cfg.games * self.cfg.humans + 10
+        )
         async with httpx.AsyncClient(base_url=self.cfg.url, timeout=30, limits=limits) as http:
             self.http = http
             start = time.perf_counter()
@@ -105,8 +106,9 @@ class LoadTest:
     async def play_game(self) -> None:
         cfg = self.cfg
         seats = [{"type": "human"}] * cfg.humans + [{"type": "bot", "level": cfg.bot_level}] * cfg.bots
-        res = await self.http.post("/api/games", json={"edition": cfg.edition, "players": len(seats), "seats": seats,
-                                                       "public": False})
+        res = await self.http.post(
+            "/api/games", json={"edition": cfg.edition, "players": len(seats), "seats": seats, "public": False}
+        )
         if res.status_code != 201:
             self.stats.error(f"create {res.status_code}", res.text)
             await asyncio.sleep(1)
@@ -116,8 +118,9 @@ class LoadTest:
         self.stats.games_started += 1
         tokens = [s["token"] for s in created["seats"] if s["type"] == "human"]
         for n, token in enumerate(tokens):
-            res = await self.http.post(f"/api/games/{gid}/join", json={"name": f"load{n}"},
-                                       headers={"Authorization": f"Bearer {token}"})
+            res = await self.http.post(
+                f"/api/games/{gid}/join", json={"name": f"load{n}"}, headers={"Authorization": f"Bearer {token}"}
+            )
             if res.status_code != 200:
                 self.stats.error(f"join {res.status_code}", res.text)
                 return
@@ -186,19 +189,33 @@ class LoadTest:
             return None if x is None else round(x, 1)
 
         return {
-            "games": self.cfg.games, "actions_via": self.cfg.via, "duration_s": round(elapsed, 1), "think_s": self.cfg.think,
-            "humans_per_game": self.cfg.humans, "bots_per_game": self.cfg.bots, "edition": self.cfg.edition,
-            "games_started": s.games_started, "games_finished": s.games_finished,
-            "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1) if elapsed else 0.0,
-            "latency_ms": {"p50": r(percentile(ms, 50)), "p95": r(percentile(ms, 95)), "p99": r(percentile(ms, 99)),
-                           "max": r(max(ms) if ms else None), "mean": r(statistics.fmean(ms) if ms else None)},
+            "games": self.cfg.games,
+            "actions_via": self.cfg.via,
+            "duration_s": round(elapsed, 1),
+            "think_s": self.cfg.think,
+            "humans_per_game": self.cfg.humans,
+            "bots_per_game": self.cfg.bots,
+            "edition": self.cfg.edition,
+            "games_started": s.games_started,
+            "games_finished": s.games_finished,
+            "actions": len(ms),
+            "actions_per_s": round(len(ms) / elapsed, 1) if elapsed else 0.0,
+            "latency_ms": {
+                "p50": r(percentile(ms, 50)),
+                "p95": r(percentile(ms, 95)),
+                "p99": r(percentile(ms, 99)),
+                "max": r(max(ms) if ms else None),
+                "mean": r(statistics.fmean(ms) if ms else None),
+            },
             "server_time_ms": {"p50": r(percentile(srv, 50)), "p95": r(percentile(srv, 95)), "p99": r(percentile(srv, 99))},
             "client_cpu_s": round(time.process_time() - self.cpu0, 1),
             "client_loop_lag_ms": {"p50": r(percentile(lag, 50)), "p95": r(percentile(lag, 95)), "p99": r(percentile(lag, 99))},
             "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
             "update_delay_ms": {"p50": r(percentile(upd, 50)), "p95": r(percentile(upd, 95)), "p99": r(percentile(upd, 99))},
             "ws_messages": s.ws_messages,
-            "errors": sum(s.errors.values()), "errors_by_kind": s.errors, "error_samples": s.error_samples,
+            "errors": sum(s.errors.values()),
+            "errors_by_kind": s.errors,
+            "error_samples": s.error_samples,
         }
 
 

@@ -33,8 +33,11 @@ def clean_name(raw: object, limit: int = NAME_MAX) -> str:
     """
     if not isinstance(raw, str):
         raise ValueError("the name must be a string")
-    kept = "".join(" " if ch.isspace() else ch for ch in raw if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
-                   or ch.isspace())
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in raw
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn") or ch.isspace()
+    )
     name = " ".join(kept.split())
     if not name:
         raise ValueError("the name is empty (after removing control characters)")

@@ -195,10 +195,21 @@ class LiveGame:
                 seat_list.append(d)
             g = self.game
             self.memo["summary"] = {
-                "game_id": self.id, "name": self.name, "edition": self.edition, "players": self.players,
-                "options": self.options, "hotseat": self.hotseat, "public": self.public, "seats": seat_list,
-                "status": self.status, "phase": g.phase, "current": None if g.is_over else g.current, "turn": g.turn,
-                "created_at": self.created_at, "updated_at": self.updated_at, "seq": self.seq,
+                "game_id": self.id,
+                "name": self.name,
+                "edition": self.edition,
+                "players": self.players,
+                "options": self.options,
+                "hotseat": self.hotseat,
+                "public": self.public,
+                "seats": seat_list,
+                "status": self.status,
+                "phase": g.phase,
+                "current": None if g.is_over else g.current,
+                "turn": g.turn,
+                "created_at": self.created_at,
+                "updated_at": self.updated_at,
+                "seq": self.seq,
             }
         return self.memo["summary"]
 
@@ -222,8 +233,7 @@ class LiveGame:
 
     def events_since(self, since: int, access: Access) -> list[dict[str, Any]]:
         """Events after `since` (undone ones left out), in the form `access` may see."""
-        return [{"seq": e.seq, "event": e.form(access.seats), "at": e.at}
-                for e in self.events[max(since, 0):] if not e.undone]
+        return [{"seq": e.seq, "event": e.form(access.seats), "at": e.at} for e in self.events[max(since, 0) :] if not e.undone]
 
     def record(self) -> dict[str, Any]:
         rec = self.game.record()
@@ -311,19 +321,40 @@ class GameService:
             return None
         seat_rows = conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
         ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
-        act_rows = conn.execute(sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id)
-                                .order_by(actions.c.idx)).all()
+        act_rows = conn.execute(
+            sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id).order_by(actions.c.idx)
+        ).all()
         game = Game.from_dict(json.loads(row.position))
         if len(game.history) != len(act_rows) or len(ev_rows) != row.seq:
             raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
         return LiveGame(
-            id=row.id, edition=row.edition, players=row.players, options=json.loads(row.options), name=row.name,
-            public=row.public, hotseat=row.hotseat, hotseat_hash=row.hotseat_token_hash, status=row.status,
-            created_at=_iso(row.created_at) or "", updated_at=_iso(row.updated_at) or "",
+            id=row.id,
+            edition=row.edition,
+            players=row.players,
+            options=json.loads(row.options),
+            name=row.name,
+            public=row.public,
+            hotseat=row.hotseat,
+            hotseat_hash=row.hotseat_token_hash,
+            status=row.status,
+            created_at=_iso(row.created_at) or "",
+            updated_at=_iso(row.updated_at) or "",
             seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined) for s in seat_rows),
-            game=game, seq=row.seq,
-            events=[StoredEvent(e.seq, e.action_idx, e.player, e.type, json.loads(e.public),
-                                json.loads(e.secret) if e.secret else None, _iso(e.at) or "", e.undone) for e in ev_rows],
+            game=game,
+            seq=row.seq,
+            events=[
+                StoredEvent(
+                    e.seq,
+                    e.action_idx,
+                    e.player,
+                    e.type,
+                    json.loads(e.public),
+                    json.loads(e.secret) if e.secret else None,
+                    _iso(e.at) or "",
+                    e.undone,
+                )
+                for e in ev_rows
+            ],
             actions=tuple((a.seat, a.reveals) for a in act_rows),
         )
 
@@ -344,25 +375,58 @@ class GameService:
             return self._store(new), result
 
     # ------------------------------------------------------------------ writing helpers
-    def _append(self, conn: Connection, live: LiveGame, now: datetime, new_events: Sequence[tuple[int | None, Event]],
-                **row_changes: Any) -> tuple[LiveGame, list[StoredEvent]]:
+    def _append(
+        self, conn: Connection, live: LiveGame, now: datetime, new_events: Sequence[tuple[int | None, Event]], **row_changes: Any
+    ) -> tuple[LiveGame, list[StoredEvent]]:
         """Insert `new_events` (action index, engine event), update the game row, notify: the common tail of changes."""
         at = _iso(now) or ""
-        stored = [StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
-                  for i, (idx, e) in enumerate(new_events)]
+        stored = [
+            StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
+            for i, (idx, e) in enumerate(new_events)
+        ]
         if stored:
-            conn.execute(INSERT_EVENT, [
-                {"game_id": live.id, "seq": s.seq, "action_idx": s.action_idx, "player": s.player, "type": s.type,
-                 "public": _dumps(s.public), "secret": _dumps(s.secret) if s.secret else None, "undone": False, "at": now}
-                for s in stored])
+            conn.execute(
+                INSERT_EVENT,
+                [
+                    {
+                        "game_id": live.id,
+                        "seq": s.seq,
+                        "action_idx": s.action_idx,
+                        "player": s.player,
+                        "type": s.type,
+                        "public": _dumps(s.public),
+                        "secret": _dumps(s.secret) if s.secret else None,
+                        "undone": False,
+                        "at": now,
+                    }
+                    for s in stored
+                ],
+            )
         game: Game = row_changes.pop("game", live.game)
         status = row_changes.pop("status", live.status)
         if status == ACTIVE and game.is_over:
             status = FINISHED
-        new = replace(live, game=game, status=status, seq=live.seq + len(stored), events=live.events + stored,
-                      updated_at=at, memo={}, **row_changes)
-        conn.execute(UPDATE_GAME, {"gid": live.id, "seq": new.seq, "status": status, "now": now,
-                                   "to_move": None if game.is_over else game.current, "bot_to_move": new.bot_to_move})
+        new = replace(
+            live,
+            game=game,
+            status=status,
+            seq=live.seq + len(stored),
+            events=live.events + stored,
+            updated_at=at,
+            memo={},
+            **row_changes,
+        )
+        conn.execute(
+            UPDATE_GAME,
+            {
+                "gid": live.id,
+                "seq": new.seq,
+                "status": status,
+                "now": now,
+                "to_move": None if game.is_over else game.current,
+                "bot_to_move": new.bot_to_move,
+            },
+        )
         if game is not live.game:
             conn.execute(UPDATE_POSITION, {"gid": live.id, "position": _dumps(game.to_dict()), "action_count": len(game.history)})
         if status == FINISHED and live.status != FINISHED:
@@ -371,8 +435,17 @@ class GameService:
         return new, stored
 
     # ------------------------------------------------------------------ create
-    def create_game(self, *, edition: str, players: int | None, options: dict[str, Any], seat_specs: list[dict[str, Any]] | None,
-                    hotseat: bool, public: bool, name: str | None) -> dict[str, Any]:
+    def create_game(
+        self,
+        *,
+        edition: str,
+        players: int | None,
+        options: dict[str, Any],
+        seat_specs: list[dict[str, Any]] | None,
+        hotseat: bool,
+        public: bool,
+        name: str | None,
+    ) -> dict[str, Any]:
         if edition not in BUILTIN:
             raise ApiError(400, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
         if seat_specs is None:
@@ -406,8 +479,9 @@ class GameService:
                 level = spec.get("level") or "medium"
                 if level not in LEVELS:
                     raise ApiError(422, "bad_level", f"seat {i}: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
-                seat_rows.append({"seat": i, "type": "bot", "level": level, "name": None, "token_hash": None,
-                                  "joined": True, "joined_at": now})
+                seat_rows.append(
+                    {"seat": i, "type": "bot", "level": level, "name": None, "token_hash": None, "joined": True, "joined_at": now}
+                )
                 out_seats.append({"seat": i, "type": "bot", "level": level})
                 continue
             humans += 1
@@ -418,25 +492,59 @@ class GameService:
                 except ValueError as exc:
                     raise ApiError(422, "bad_name", f"seat {i}: {exc}") from None
             if hotseat:
-                seat_rows.append({"seat": i, "type": "human", "level": None, "name": seat_name or f"Player {i + 1}",
-                                  "token_hash": None, "joined": True, "joined_at": now})
-                out_seats.append({"seat": i, "type": "human", "token": None,
-                                  "join_url": f"/play/{game_id}?token={hotseat_token}"})
+                seat_rows.append(
+                    {
+                        "seat": i,
+                        "type": "human",
+                        "level": None,
+                        "name": seat_name or f"Player {i + 1}",
+                        "token_hash": None,
+                        "joined": True,
+                        "joined_at": now,
+                    }
+                )
+                out_seats.append(
+                    {"seat": i, "type": "human", "token": None, "join_url": f"/play/{game_id}?token={hotseat_token}"}
+                )
             else:
                 token = new_token()
-                seat_rows.append({"seat": i, "type": "human", "level": None, "name": seat_name, "token_hash": hash_token(token),
-                                  "joined": False, "joined_at": None})
+                seat_rows.append(
+                    {
+                        "seat": i,
+                        "type": "human",
+                        "level": None,
+                        "name": seat_name,
+                        "token_hash": hash_token(token),
+                        "joined": False,
+                        "joined_at": None,
+                    }
+                )
                 out_seats.append({"seat": i, "type": "human", "token": token, "join_url": f"/play/{game_id}?token={token}"})
         if hotseat and not humans:
             raise ApiError(422, "bad_seats", "a hot-seat game needs at least one human seat")
         status = ACTIVE if all(r["joined"] for r in seat_rows) else OPEN
         with self.db.write() as conn:
-            conn.execute(games.insert().values(
-                id=game_id, edition=edition, players=players, options=_dumps(game.options), name=clean_title, public=public,
-                hotseat=hotseat, hotseat_token_hash=hash_token(hotseat_token) if hotseat_token else None, seed=game.seed,
-                status=status, seq=0, action_count=0, position=_dumps(game.to_dict()), to_move=game.current,
-                bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
-                created_at=now, updated_at=now))
+            conn.execute(
+                games.insert().values(
+                    id=game_id,
+                    edition=edition,
+                    players=players,
+                    options=_dumps(game.options),
+                    name=clean_title,
+                    public=public,
+                    hotseat=hotseat,
+                    hotseat_token_hash=hash_token(hotseat_token) if hotseat_token else None,
+                    seed=game.seed,
+                    status=status,
+                    seq=0,
+                    action_count=0,
+                    position=_dumps(game.to_dict()),
+                    to_move=game.current,
+                    bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
             conn.execute(seats.insert(), [{"game_id": game_id, **r} for r in seat_rows])
             if status == ACTIVE:
                 live = self._load(conn, game_id)
@@ -501,8 +609,9 @@ class GameService:
         return self._change(game_id, change)
 
     # ------------------------------------------------------------------ actions
-    def submit(self, game_id: str, who: Access | str | None, seat: int | None, action_json: Any,
-               expected_seq: int | None) -> tuple[LiveGame, list[StoredEvent]]:
+    def submit(
+        self, game_id: str, who: Access | str | None, seat: int | None, action_json: Any, expected_seq: int | None
+    ) -> tuple[LiveGame, list[StoredEvent]]:
         """Apply one action for a seat that `who` (a token, or a bot's Access) controls. Raises ApiError, changing nothing.
 
         A token is checked against the game as it is inside the transaction, so a token revoked by another
@@ -543,10 +652,18 @@ class GameService:
             idx = len(g.history)
             reveals = action_reveals(g, action, after)
             now = _now()
-            conn.execute(INSERT_ACTION, {"game_id": live.id, "idx": idx, "seat": acting, "action": _dumps(action.to_json()),
-                                         "reveals": reveals, "at": now})
-            return self._append(conn, live, now, [(idx, e) for e in evs], game=after,
-                                actions=(*live.actions, (acting, reveals)))
+            conn.execute(
+                INSERT_ACTION,
+                {
+                    "game_id": live.id,
+                    "idx": idx,
+                    "seat": acting,
+                    "action": _dumps(action.to_json()),
+                    "reveals": reveals,
+                    "at": now,
+                },
+            )
+            return self._append(conn, live, now, [(idx, e) for e in evs], game=after, actions=(*live.actions, (acting, reveals)))
 
         return self._change(game_id, change)
 
@@ -563,14 +680,22 @@ class GameService:
             record["actions"] = record["actions"][:keep]
             rebuilt = Game.replay(record)
             conn.execute(actions.delete().where(actions.c.game_id == live.id, actions.c.idx >= keep))
-            conn.execute(events.update().where(events.c.game_id == live.id, events.c.action_idx >= keep,
-                                               events.c.undone.is_(False)).values(undone=True))
-            flagged = [replace(e, undone=True) if (e.action_idx is not None and e.action_idx >= keep) else e
-                       for e in live.events]
+            conn.execute(
+                events.update()
+                .where(events.c.game_id == live.id, events.c.action_idx >= keep, events.c.undone.is_(False))
+                .values(undone=True)
+            )
+            flagged = [replace(e, undone=True) if (e.action_idx is not None and e.action_idx >= keep) else e for e in live.events]
             who = live.actions[keep][0]
             base = replace(live, events=flagged)
-            return self._append(conn, base, _now(), [(None, Event("undo", who, {"actions": undone_count}))],
-                                game=rebuilt, actions=live.actions[:keep])
+            return self._append(
+                conn,
+                base,
+                _now(),
+                [(None, Event("undo", who, {"actions": undone_count}))],
+                game=rebuilt,
+                actions=live.actions[:keep],
+            )
 
         return self._change(game_id, change)
 
@@ -579,21 +704,34 @@ class GameService:
         """Claim the right to play the bot turn at `seq` for a while; False if another process holds it or the game moved."""
         now = _now()
         with self.db.write() as conn:
-            res = conn.execute(games.update().where(
-                games.c.id == game_id, games.c.seq == seq, games.c.bot_to_move.is_(True),
-                sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now,
-                       games.c.bot_lease_owner == self.process_id),
-            ).values(bot_lease_owner=self.process_id, bot_lease_until=now + self.bot_lease))
+            res = conn.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.seq == seq,
+                    games.c.bot_to_move.is_(True),
+                    sa.or_(
+                        games.c.bot_lease_until.is_(None),
+                        games.c.bot_lease_until < now,
+                        games.c.bot_lease_owner == self.process_id,
+                    ),
+                )
+                .values(bot_lease_owner=self.process_id, bot_lease_until=now + self.bot_lease)
+            )
             return res.rowcount == 1
 
     def bot_games_due(self, idle_seconds: float) -> list[str]:
         """Active games waiting for a bot, unchanged for `idle_seconds` and not leased: their driver may have died."""
         now = _now()
         with self.db.read() as conn:
-            rows = conn.execute(sa.select(games.c.id).where(
-                games.c.status == ACTIVE, games.c.bot_to_move.is_(True),
-                games.c.updated_at <= now - timedelta(seconds=idle_seconds),
-                sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now))).all()
+            rows = conn.execute(
+                sa.select(games.c.id).where(
+                    games.c.status == ACTIVE,
+                    games.c.bot_to_move.is_(True),
+                    games.c.updated_at <= now - timedelta(seconds=idle_seconds),
+                    sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now),
+                )
+            ).all()
         return [r.id for r in rows]
 
     # ------------------------------------------------------------------ lists

@@ -52,8 +52,14 @@ def playthrough(edition: str, players: int, seed: int | None = None) -> Iterator
     seed = golden_seed(edition, players) if seed is None else seed
     game = Game(edition, players=players, seed=seed)
     chooser = random.Random(seed)
-    yield {"golden_format": GOLDEN_FORMAT, "position_format": POSITION_FORMAT, "edition": edition,
-           "players": players, "seed": seed, "policy": "uniform random over legal_actions(), random.Random(seed)"}
+    yield {
+        "golden_format": GOLDEN_FORMAT,
+        "position_format": POSITION_FORMAT,
+        "edition": edition,
+        "players": players,
+        "seed": seed,
+        "policy": "uniform random over legal_actions(), random.Random(seed)",
+    }
     step = 0
     while not game.is_over:
         legal = game.legal_actions()
@@ -70,8 +76,12 @@ def playthrough(edition: str, players: int, seed: int | None = None) -> Iterator
         public = digest(game.view(None).to_dict())
         position = digest(game.to_dict())
         events = game.apply(action)
-        line.update(views=views, public=public, position=position,
-                    events=digest([[e.for_player(p) for p in range(players)] + [e.public()] for e in events]))
+        line.update(
+            views=views,
+            public=public,
+            position=position,
+            events=digest([[e.for_player(p) for p in range(players)] + [e.public()] for e in events]),
+        )
         yield line
         step += 1
     yield {"result": game.result(), "record": digest(game.record()), "position": digest(game.to_dict())}

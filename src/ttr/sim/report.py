@@ -68,8 +68,14 @@ def plot_route_heatmap(records: Sequence[dict[str, Any]], edition: Edition, path
         off = (lane - 0.5 * (len(edition.group_routes[r.group]) - 1 if r.group >= 0 else 0)) * span * 0.006
         ox, oy = -dy / length * off, dx / length * off
         rate = rates.get(r.id, 0.0)
-        ax.plot([x0 + ox, x1 + ox], [y0 + oy, y1 + oy], color=cmap(norm(rate)), linewidth=1 + 5 * norm(rate),
-                solid_capstyle="round", zorder=1)
+        ax.plot(
+            [x0 + ox, x1 + ox],
+            [y0 + oy, y1 + oy],
+            color=cmap(norm(rate)),
+            linewidth=1 + 5 * norm(rate),
+            solid_capstyle="round",
+            zorder=1,
+        )
     ax.scatter(xs, ys, s=12, color="#333", zorder=2)
     for i, name in enumerate(edition.city_names):
         if edition.city_area[i] is None:
@@ -93,8 +99,9 @@ def plot_city_heatmap(records: Sequence[dict[str, Any]], edition: Edition, path:
     for r in edition.routes:
         ax.plot([xs[r.a], xs[r.b]], [ys[r.a], ys[r.b]], color="#ccc", linewidth=0.8, zorder=1)
     values = [counts.get(i, 0) for i in range(edition.ncities)]
-    sc = ax.scatter(xs, ys, s=[20 + 400 * v / top for v in values], c=values, cmap="viridis", zorder=2,
-                    edgecolors="#333", linewidths=0.5)
+    sc = ax.scatter(
+        xs, ys, s=[20 + 400 * v / top for v in values], c=values, cmap="viridis", zorder=2, edgecolors="#333", linewidths=0.5
+    )
     for i, name in enumerate(edition.city_names):
         if edition.city_area[i] is None:
             ax.annotate(name, (xs[i], ys[i]), fontsize=6, xytext=(3, 3), textcoords="offset points")
@@ -141,8 +148,10 @@ def plot_seats(summary: dict[str, Any], path: Path) -> None:
     width = 0.8 / (len(names) + 1)
     xs = range(n)
     rates = [s["win_rate"] for s in seats]
-    err = [[max(0.0, s["win_rate"] - s["win_rate_ci95"][0]) for s in seats],
-           [max(0.0, s["win_rate_ci95"][1] - s["win_rate"]) for s in seats]]
+    err = [
+        [max(0.0, s["win_rate"] - s["win_rate_ci95"][0]) for s in seats],
+        [max(0.0, s["win_rate_ci95"][1] - s["win_rate"]) for s in seats],
+    ]
     ax.bar([x - 0.4 + width / 2 for x in xs], rates, width, yerr=err, capsize=3, label="all bots", color="#888")
     for j, name in enumerate(names):
         by_seat = bots[name]["win_rate_by_seat"]
@@ -165,8 +174,9 @@ def _table(rows: Sequence[Sequence[Any]], head: Sequence[str]) -> str:
     return "".join(out)
 
 
-def write_report(directory: str | Path, records: Sequence[dict[str, Any]], summary: dict[str, Any],
-                 edition: Edition, config: dict[str, Any]) -> Path:
+def write_report(
+    directory: str | Path, records: Sequence[dict[str, Any]], summary: dict[str, Any], edition: Edition, config: dict[str, Any]
+) -> Path:
     """Write index.html, the plots (PNG) and summary.json into `directory`; returns the HTML path."""
     import matplotlib
 
@@ -179,13 +189,31 @@ def write_report(directory: str | Path, records: Sequence[dict[str, Any]], summa
     plot_city_heatmap(records, edition, out / "cities.png")
     (out / "summary.json").write_text(json.dumps({"config": config, "summary": summary}, indent=2), encoding="utf-8")
     bots = summary["bots"]
-    bot_rows = [(name, b["seats"], f"{b['win_rate']:.1%}",
-                 f"{b['win_rate_ci95'][0]:.1%} – {b['win_rate_ci95'][1]:.1%}", f"{b['mean_score']:.1f}",
-                 f"{b['score_sd']:.1f}", f"{b['mean_route_points']:.1f}", f"{b['mean_ticket_points']:.1f}",
-                 f"{b['tickets_completed']:.2f}", f"{b['tickets_failed']:.2f}") for name, b in bots.items()]
-    seat_rows = [(f"seat {s['seat'] + 1}", s["games"], f"{s['win_rate']:.1%}",
-                  f"{s['win_rate_ci95'][0]:.1%} – {s['win_rate_ci95'][1]:.1%}", f"{s['mean_score']:.1f}")
-                 for s in summary["seats"]]
+    bot_rows = [
+        (
+            name,
+            b["seats"],
+            f"{b['win_rate']:.1%}",
+            f"{b['win_rate_ci95'][0]:.1%} – {b['win_rate_ci95'][1]:.1%}",
+            f"{b['mean_score']:.1f}",
+            f"{b['score_sd']:.1f}",
+            f"{b['mean_route_points']:.1f}",
+            f"{b['mean_ticket_points']:.1f}",
+            f"{b['tickets_completed']:.2f}",
+            f"{b['tickets_failed']:.2f}",
+        )
+        for name, b in bots.items()
+    ]
+    seat_rows = [
+        (
+            f"seat {s['seat'] + 1}",
+            s["games"],
+            f"{s['win_rate']:.1%}",
+            f"{s['win_rate_ci95'][0]:.1%} – {s['win_rate_ci95'][1]:.1%}",
+            f"{s['mean_score']:.1f}",
+        )
+        for s in summary["seats"]
+    ]
     match_rows = [(k, v["games"], f"{v['score_wins']:.1%}") for k, v in summary["matchups"].items()]
     turns = summary["turns"]
     body = f"""<!doctype html>
@@ -193,18 +221,33 @@ def write_report(directory: str | Path, records: Sequence[dict[str, Any]], summa
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;margin:1em 0}}
 td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}th{{background:#f4f4f4}}img{{max-width:100%}}</style></head>
 <body><h1>Tournament on {html.escape(edition.name)}</h1>
-<p>{summary['games']} games, {summary['players']} players, bots {html.escape(', '.join(config.get('bots', [])))},
-seed {config.get('seed')}, seats rotated on each deal.</p>
-<h2>Bots</h2>{_table(bot_rows, ['bot', 'seats', 'win rate', '95% CI (Wilson)', 'mean score', 'sd', 'route pts',
-                                'ticket pts', 'tickets done', 'tickets failed'])}
-<h2>Seats</h2>{_table(seat_rows, ['seat', 'games', 'win rate', '95% CI', 'mean score'])}
+<p>{summary["games"]} games, {summary["players"]} players, bots {html.escape(", ".join(config.get("bots", [])))},
+seed {config.get("seed")}, seats rotated on each deal.</p>
+<h2>Bots</h2>{
+        _table(
+            bot_rows,
+            [
+                "bot",
+                "seats",
+                "win rate",
+                "95% CI (Wilson)",
+                "mean score",
+                "sd",
+                "route pts",
+                "ticket pts",
+                "tickets done",
+                "tickets failed",
+            ],
+        )
+    }
+<h2>Seats</h2>{_table(seat_rows, ["seat", "games", "win rate", "95% CI", "mean score"])}
 <img src="seats.png" alt="win rate by seat">
-<h2>Head to head (share of games with the higher score)</h2>{_table(match_rows, ['pair', 'games', 'first ahead'])}
+<h2>Head to head (share of games with the higher score)</h2>{_table(match_rows, ["pair", "games", "first ahead"])}
 <h2>Scores</h2><img src="scores.png" alt="score distributions">
 <h2>Game length and rule gaps</h2>
-<p>Turns: mean {turns['mean']:.1f}, median {turns['median']}, min {turns['min']}, max {turns['max']}.
-Games with a pass: {summary['games_with_pass']} ({summary['pass_rate']:.1%}), passes in all: {summary['passes']}.
-Stalemates (every player passed in one round): {summary['stalemates']} ({summary['stalemate_rate']:.1%}).</p>
+<p>Turns: mean {turns["mean"]:.1f}, median {turns["median"]}, min {turns["min"]}, max {turns["max"]}.
+Games with a pass: {summary["games_with_pass"]} ({summary["pass_rate"]:.1%}), passes in all: {summary["passes"]}.
+Stalemates (every player passed in one round): {summary["stalemates"]} ({summary["stalemate_rate"]:.1%}).</p>
 <h2>Map</h2><img src="routes.png" alt="route claim heatmap"><img src="cities.png" alt="city ticket heatmap">
 </body></html>
 """

@@ -45,8 +45,12 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     rec = game.record()
     res = game.result()
     rec["bots"] = list(spec.bots)
-    rec["stats"] = {"decisions": decisions, "turns": game.turn, "passes": passes,
-                    "stalemate": passes >= game.n and game.pass_streak >= game.n}
+    rec["stats"] = {
+        "decisions": decisions,
+        "turns": game.turn,
+        "passes": passes,
+        "stalemate": passes >= game.n and game.pass_streak >= game.n,
+    }
     rec["breakdown"] = res["players"]
     ed = game.edition
     rec["routes"] = {ed.routes[i].id: o for i, o in enumerate(game.route_owner) if o >= 0}  # final owners, for heatmaps
@@ -89,10 +93,18 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     bots = {}
     for name, b in bot_stats.items():
         bots[name] = {
-            "seats": b["seats"], "win_rate": b["wins"] / b["seats"],
-            "mean_score": statistics.fmean(b["scores"]), "median_score": statistics.median(b["scores"]),
-            "tickets_completed": b["tickets_done"] / b["seats"], "tickets_held": b["tickets"] / b["seats"],
+            "seats": b["seats"],
+            "win_rate": b["wins"] / b["seats"],
+            "mean_score": statistics.fmean(b["scores"]),
+            "median_score": statistics.median(b["scores"]),
+            "tickets_completed": b["tickets_done"] / b["seats"],
+            "tickets_held": b["tickets"] / b["seats"],
         }
-    return {"games": len(records), "seat_win_rate": [w / len(records) for w in seat_wins], "bots": bots,
-            "mean_turns": statistics.fmean(lengths), "median_turns": statistics.median(lengths),
-            "stalemates": sum(1 for r in records if r["stats"]["stalemate"])}
+    return {
+        "games": len(records),
+        "seat_win_rate": [w / len(records) for w in seat_wins],
+        "bots": bots,
+        "mean_turns": statistics.fmean(lengths),
+        "median_turns": statistics.median(lengths),
+        "stalemates": sum(1 for r in records if r["stats"]["stalemate"]),
+    }

@@ -58,9 +58,20 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         n_here = rec["players"]
         for seat, name in enumerate(rec["bots"]):
             pos = (seat - first) % n_here  # turn-order position: 0 moves first
-            b = bots.setdefault(name, {"seats": 0, "wins": 0.0, "scores": [], "completed": 0, "failed": 0,
-                                       "ticket_points": [], "route_points": [], "seat_wins": [0.0] * players,
-                                       "seat_games": [0] * players})
+            b = bots.setdefault(
+                name,
+                {
+                    "seats": 0,
+                    "wins": 0.0,
+                    "scores": [],
+                    "completed": 0,
+                    "failed": 0,
+                    "ticket_points": [],
+                    "route_points": [],
+                    "seat_wins": [0.0] * players,
+                    "seat_games": [0] * players,
+                },
+            )
             row = rec["breakdown"][seat]
             b["seats"] += 1
             b["scores"].append(row["total"])
@@ -102,8 +113,15 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     seats = []
     for s in range(players):
         lo, hi = wilson(seat_wins[s], seat_games[s])
-        seats.append({"seat": s, "games": seat_games[s], "win_rate": seat_wins[s] / seat_games[s] if seat_games[s] else 0.0,
-                      "win_rate_ci95": [lo, hi], "mean_score": _mean(seat_scores[s])})
+        seats.append(
+            {
+                "seat": s,
+                "games": seat_games[s],
+                "win_rate": seat_wins[s] / seat_games[s] if seat_games[s] else 0.0,
+                "win_rate_ci95": [lo, hi],
+                "mean_score": _mean(seat_scores[s]),
+            }
+        )
     matchups = {f"{a} vs {c}": {"games": int(g), "score_wins": w / g} for (a, c), (w, g) in sorted(head.items())}
     n = len(records)
     return {

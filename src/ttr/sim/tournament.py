@@ -27,8 +27,9 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return [tuple(bots[i % len(bots)] for i in range(players))]
 
 
-def schedule(edition: str, players: int, bots: Sequence[str], games: int, seed: int = 1,
-             options: dict[str, Any] | None = None) -> list[GameSpec]:
+def schedule(
+    edition: str, players: int, bots: Sequence[str], games: int, seed: int = 1, options: dict[str, Any] | None = None
+) -> list[GameSpec]:
     """`games` GameSpecs: blocks of (lineup x seat rotation) sharing one deal seed each."""
     opts = tuple(sorted((options or {}).items()))
     seatings = [lineup[r:] + lineup[:r] for lineup in lineups(bots, players) for r in range(players)]
@@ -47,14 +48,15 @@ def run_local(specs: Sequence[GameSpec], jobs: int = 1) -> Iterator[dict[str, An
             yield play_game(spec)
         return
     chunk = max(1, min(8, len(specs) // (jobs * 50)))  # small chunks: steady progress even with slow bots
-    chunks = [specs[i:i + chunk] for i in range(0, len(specs), chunk)]
+    chunks = [specs[i : i + chunk] for i in range(0, len(specs), chunk)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for records in pool.map(_play_chunk, chunks):
             yield from records
 
 
-def run_ray(specs: Sequence[GameSpec], jobs: int | None = None, address: str | None = None,
-            chunk: int = 8) -> Iterator[dict[str, Any]]:
+def run_ray(
+    specs: Sequence[GameSpec], jobs: int | None = None, address: str | None = None, chunk: int = 8
+) -> Iterator[dict[str, Any]]:
     """Records in schedule order, computed as Ray tasks (a local Ray unless `address` names a cluster)."""
     import ray  # optional dependency: pip install 'ttr[ray]'
 
@@ -69,7 +71,7 @@ def run_ray(specs: Sequence[GameSpec], jobs: int | None = None, address: str | N
         started_here = True
     try:
         remote = ray.remote(_play_chunk)
-        chunks = [list(specs[i:i + chunk]) for i in range(0, len(specs), chunk)]
+        chunks = [list(specs[i : i + chunk]) for i in range(0, len(specs), chunk)]
         futures = [remote.remote(c) for c in chunks]
         for f in futures:  # in order: a finished later chunk waits for the earlier ones
             yield from ray.get(f)
@@ -78,8 +80,13 @@ def run_ray(specs: Sequence[GameSpec], jobs: int | None = None, address: str | N
             ray.shutdown()
 
 
-def run(specs: Sequence[GameSpec], backend: str = "local", jobs: int = 1, address: str | None = None,
-        on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+def run(
+    specs: Sequence[GameSpec],
+    backend: str = "local",
+    jobs: int = 1,
+    address: str | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
     """Play every spec on the chosen backend; returns the records in schedule order."""
     if backend == "local":
         stream = run_local(specs, jobs)
