@@ -201,7 +201,7 @@ def refused(
     """Assert `action` raises IllegalAction with `code` (and a reason matching `match`), is not offered,
     and changes nothing."""
     before = g.to_dict()
-    legal_before = list(g.legal_actions())
+    legal_before = g.legal_actions()
     with pytest.raises(IllegalAction, match=match) as info:
         g.apply(action, player)
     assert info.value.code == code, info.value.reason

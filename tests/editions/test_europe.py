@@ -227,7 +227,7 @@ def test_declining_a_tunnel_returns_the_cards_and_ends_the_turn() -> None:
     before = hand_of(g, 0)
     g.apply(claim(TUNNEL, blue=2))
     assert g.tunnel is not None and g.tunnel[3] == 3
-    assert g.legal_actions() == [DECLINE]  # 3 extra cards asked, 1 in hand: only declining is possible
+    assert g.legal_actions() == (DECLINE,)  # 3 extra cards asked, 1 in hand: only declining is possible
     refused(g, tunnel_pay(locomotive=1), "bad_payment", "asks for 3 more")
     events = g.apply(DECLINE)
     assert [e.type for e in events] == ["tunnel_decline"]

@@ -292,7 +292,7 @@ def test_all_locomotive_tunnel_needs_locomotives_for_revealed_locomotives() -> N
     g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 2}}, deck_top=["purple", "locomotive", "red"], current=0)
     g.apply(claim("lillehammer-oslo", locomotive=2))
     assert g.tunnel is not None and g.tunnel[3] == 1
-    assert g.legal_actions() == [DECLINE]
+    assert g.legal_actions() == (DECLINE,)
     refused(g, tunnel_pay(purple=1), "bad_payment", "must be locomotives")
     g.apply(DECLINE)
     assert hand_of(g, 0) == {"purple": 3, "locomotive": 2} and owner(g, "lillehammer-oslo") == -1
@@ -607,7 +607,7 @@ def test_nordic_conserves_during_a_pending_tunnel() -> None:
     g = arrange(nordic(), hands={0: {"green": 6}}, deck_top=["green", "green", "locomotive"], current=0)
     g.apply(claim("mo-i-rana-trondheim/1", green=5))
     assert g.phase == "tunnel" and card_total(g) == list(g.edition.deck)
-    assert g.legal_actions() == [DECLINE]  # 3 more green asked, 1 left
+    assert g.legal_actions() == (DECLINE,)  # 3 more green asked, 1 left
 
 
 def test_maps_parsed_one_after_another_never_share_legal_moves() -> None:

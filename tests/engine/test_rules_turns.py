@@ -40,7 +40,7 @@ def blocked(
 
 def test_pass_is_the_only_action_when_nothing_else_is_legal() -> None:
     g = blocked()
-    assert g.legal_actions() == [PASS]
+    assert g.legal_actions() == (PASS,)
     events = g.apply(PASS)
     assert [e.type for e in events] == ["pass"]
     assert g.current == 1 and not g.is_over
@@ -51,7 +51,7 @@ def test_pass_is_refused_while_any_other_action_is_possible() -> None:
     assert PASS not in g.legal_actions()
     refused(g, PASS, "pass_not_allowed", "only when no other action is possible")
     one_card = blocked(market=[None, None, "red", None, None])  # a single face-up card is enough to forbid passing
-    assert one_card.legal_actions() == [faceup(2)]
+    assert one_card.legal_actions() == (faceup(2),)
     refused(one_card, PASS, "pass_not_allowed", "no other action")
 
 
@@ -78,7 +78,7 @@ def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
     g.apply(BLIND)
     g.apply(BLIND)  # player 0
     g.apply(BLIND)
-    assert g.legal_actions() == [PASS]
+    assert g.legal_actions() == (PASS,)
     g.apply(PASS)  # player 1
     g.apply(PASS)  # player 2: four passes in the game so far, two in a row
     assert not g.is_over
@@ -161,5 +161,5 @@ def test_no_action_is_legal_after_the_game_ends() -> None:
     g = blocked(2)
     g.apply(PASS)
     g.apply(PASS)
-    assert g.is_over and g.legal_actions() == []
+    assert g.is_over and g.legal_actions() == ()
     refused(g, PASS, "game_over", "the game is over")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action
@@ -18,7 +19,7 @@ class Bot:
         self.rng = random.Random(seed)
         self.options = options
 
-    def act(self, view: PlayerView, legal: list[Action]) -> Action:  # pragma: no cover - interface
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:  # pragma: no cover - interface
         raise NotImplementedError
 
     def observe(self, event: dict[str, Any]) -> None:
@@ -33,5 +34,5 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]

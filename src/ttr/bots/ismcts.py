@@ -24,7 +24,7 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..engine import Action, Game, IllegalAction
+from ..engine import Action, Game
 from ..engine.actions import (
     A_DRAW_BLIND,
     A_DRAW_FACEUP,
@@ -115,7 +115,7 @@ class ISMCTSBot(Bot):
         self.advisor.observe(event)
 
     # ------------------------------------------------------------------ decision
-    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         advice = self.advisor.act(view, legal)
@@ -237,7 +237,7 @@ class ISMCTSBot(Bot):
         policy = RolloutPolicy(game, self.own_plan)
         node = root.children[first]
         path: list[Node] = [node]
-        self._step(game, first)
+        game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
         depth = 1
         while not game.is_over:
             if game.current == me and game.phase == "turn" and depth < self.depth:
@@ -247,29 +247,19 @@ class ISMCTSBot(Bot):
                 key, expanded = self.select(node, options)
                 child = node.children[key]
                 path.append(child)
-                if not self._step(game, options[key]):
-                    break
+                game.step(options[key])
                 node = child
                 depth += 1
                 if expanded:
                     break
             else:
-                self._step(game, policy.act(game))
+                game.step(policy.act(game))
         play_out(game, policy)
         reward = self.reward(game, me)
         for n in path:
             n.visits += 1
             n.value += reward
         return reward
-
-    @staticmethod
-    def _step(game: Game, action: Action) -> bool:
-        try:
-            game.step(action)
-        except IllegalAction:
-            game.step(game.legal_actions()[0])
-            return False
-        return True
 
     def deep_options(self, game: Game, policy: RolloutPolicy, node: Node) -> dict[Hashable, Action]:
         """Moves considered at a deeper node of ours: planned claims, the longest claim, draws."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
-from ..engine import Action, Game, IllegalAction
+from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.scoring import ticket_done
@@ -191,12 +191,11 @@ class RolloutPolicy:
 
 
 def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
-    """Play `g` to the end with `policy` (a wrong guess of the policy falls back to a legal move)."""
+    """Play `g` to the end (at most `max_steps` decisions) with `policy`.
+
+    Strict: an illegal move from the policy raises ``IllegalAction`` (a bug in the policy), never a
+    silent substitute."""
     steps = 0
     while not g.is_over and steps < max_steps:
-        action = policy.act(g)
-        try:
-            g.step(action)
-        except IllegalAction:
-            g.step(g.legal_actions()[0])
+        g.step(policy.act(g))
         steps += 1

@@ -62,7 +62,7 @@ class ScriptedBot(Bot):
         self.history.clear()
 
     # ------------------------------------------------------------------ dispatch
-    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         s = self.situation(view)

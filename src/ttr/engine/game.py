@@ -25,6 +25,7 @@ from typing import Any
 
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NCARDS, NO_CARD, PASSENGER, PLUS4, Cards
 from ..editions import Edition, Route, Ticket, get_edition, parse_edition, per_edition
+from ..editions.derived import PER_EDITION_MAX, IdentityCache
 from ..errors import EditionError, IllegalAction, MalformedAction, PositionError
 from . import payments as pay
 from .actions import (
@@ -69,15 +70,16 @@ PASSENGER_GONE = -2
 TRAIL_SEARCH_LIMIT = 20000  # states expanded per passenger when offering trips (trails.best_trails)
 
 
-_derived: dict[tuple[str, str], Edition] = {}
+_with_options: IdentityCache[Edition] = IdentityCache(PER_EDITION_MAX)
 
 
 def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Edition:
-    """The edition with rule options (house rules) applied, validated like a map file."""
+    """The edition with rule options (house rules) applied, validated like a map file. Memoised per base
+    edition object and option set (a bounded cache): the same request gives the same edition object."""
     if not options:
         return edition
-    key = (edition.source_path or edition.id, json.dumps(options, sort_keys=True))
-    if key not in _derived:
+
+    def build() -> Edition:
         unknown = set(options) - set(edition.raw["rules"])
         if unknown:
             raise EditionError(
@@ -85,29 +87,42 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
             )
         raw = dict(edition.raw)
         raw["rules"] = {**edition.raw["rules"], **options}
-        _derived[key] = parse_edition(raw, f"{edition.source_path or edition.id} with options {key[1]}")
-    return _derived[key]
+        return parse_edition(raw, f"{edition.id} with options {key}")
+
+    key = json.dumps(options, sort_keys=True)
+    return _with_options.get(edition, key, build)
 
 
-# Canonical payments depend only on (rules, route shape, the part of the hand that can pay):
-# memoised across games, so legal-move generation mostly skips recomputing them.
-_payment_cache: dict[tuple[int, int, tuple[int, ...]], list[Cards]] = {}  # (rules, shape's route, hand part)
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
 ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
+PAYMENT_CACHE_MAX = 50_000  # canonical payments kept per edition (cleared when full)
 
 
-def _payments(rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
-    key = (id(rules), rep.index, part)
-    payments = _payment_cache.get(key)
+class _ClaimTables:
+    """Per edition: routes grouped by what their payments depend on, and a memo of canonical payments
+    (they depend only on the route's shape and the part of the hand that can pay), so legal-move
+    generation mostly skips recomputing them. Freed with the edition's entry in the bounded cache."""
+
+    __slots__ = ("groups", "payments")
+
+    def __init__(self, groups: list[ShapeGroup]) -> None:
+        self.groups = groups
+        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
+
+
+def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
+    key = (rep.index, part)
+    memo = tables.payments
+    payments = memo.get(key)
     if payments is None:
-        if len(_payment_cache) > 200_000:  # bound memory in very long runs
-            _payment_cache.clear()
-        payments = _payment_cache[key] = pay.route_payments(rep, hand, rules)
+        if len(memo) > PAYMENT_CACHE_MAX:
+            memo.clear()
+        payments = memo[key] = pay.route_payments(rep, hand, rules)
     return payments
 
 
-@per_edition  # holds the edition, so its rules' id, a key of _payment_cache, stays unique
-def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
+@per_edition
+def _claim_tables(ed: Edition) -> _ClaimTables:
     """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
     locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
     ferry, substitution) come shortest first so the affordability scan can stop early."""
@@ -123,9 +138,12 @@ def _claim_shapes(ed: Edition) -> list[ShapeGroup]:
             (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
         )
         by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
-    return [
-        (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0])) for (colour, wild_ok, special), shapes in by_group.items()
-    ]
+    return _ClaimTables(
+        [
+            (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
+            for (colour, wild_ok, special), shapes in by_group.items()
+        ]
+    )
 
 
 class Game:
@@ -232,7 +250,7 @@ class Game:
         self.tunnel: tuple[int, Cards, list[int], int, int] | None = None  # route, paid, revealed, extra, colour
         self.last_claimed = -1
         self.history: list[Action] = []
-        self._legal_cache: list[Action] | None = None
+        self._legal_cache: tuple[Action, ...] | None = None
         self._final_result: dict[str, Any] | None = None
         self._labels: list[list[int] | None] = [None] * n
         pol = r.initial_tickets
@@ -412,11 +430,14 @@ class Game:
             return f"{route.id} needs {route.length} trains; you have {self.trains[p]}"
         return None
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action now (claims and stations with their canonical payments)."""
-        if self._legal_cache is None:
-            self._legal_cache = self._generate()
-        return self._legal_cache
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action now (claims and stations with their canonical payments), in a fixed order.
+
+        An immutable tuple, computed once per position: callers may keep it but cannot change it."""
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = tuple(self._generate())
+        return legal
 
     def _generate(self) -> list[Action]:
         phase = self.phase
@@ -500,7 +521,8 @@ class Game:
         hand_key = tuple(hand)
         new = tuple.__new__
         out: list[Action] = []
-        for colour, wild_ok, special, shapes in _claim_shapes(self.edition):
+        tables = _claim_tables(self.edition)
+        for colour, wild_ok, special, shapes in tables.groups:
             limit = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
             if limit > trains:
                 limit = trains
@@ -523,7 +545,7 @@ class Game:
                     if blocked:
                         continue
                     if payments is None:
-                        payments = _payments(rules, rep, hand, part)
+                        payments = _payments(tables, rules, rep, hand, part)
                     for cards in payments:
                         out.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
         return out

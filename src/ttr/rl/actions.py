@@ -26,6 +26,7 @@ depend on the hand. Blocks, in order (only those the edition uses; sizes in docs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING
@@ -187,7 +188,7 @@ class ActionCodec:
         self.unencoded = 0  # legal actions seen that had no index (stays 0 with the current engine)
 
     # ------------------------------------------------------------------ legal actions -> indices
-    def legal_table(self, legal: list[Action], view: PlayerView) -> dict[int, Action]:
+    def legal_table(self, legal: Sequence[Action], view: PlayerView) -> dict[int, Action]:
         """{index: engine action} for the legal actions of the player whose view this is."""
         table: dict[int, Action] = {}
         cache = self._cache
