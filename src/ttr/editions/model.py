@@ -358,8 +358,8 @@ def parse_edition(raw: Any, path: str = "<edition>") -> Edition:
             )
         )
     for g, members in enumerate(group_members):
-        ends = {frozenset((routes[m].a, routes[m].b)) for m in members}
-        if len(ends) != 1:
+        lane_ends = {frozenset((routes[m].a, routes[m].b)) for m in members}
+        if len(lane_ends) != 1:
             name_g = next(k for k, v in group_ids.items() if v == g)
             raise c.fail(f"routes group {name_g!r}", "parallel lanes must join the same two cities")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NCARDS, NO_CARD, PASSENGER, PLUS4, Cards
@@ -286,7 +286,7 @@ class Game:
         g.tokens = [t[:] for t in self.tokens]
         g.phase, g.current, g.first_player = self.phase, self.current, self.first_player
         g.setup_left, g.final_turns, g.pass_streak, g.turn = self.setup_left, self.final_turns, self.pass_streak, self.turn
-        g.tunnel = None if self.tunnel is None else (*self.tunnel[:2], self.tunnel[2][:], *self.tunnel[3:])  # type: ignore[assignment]
+        g.tunnel = None if self.tunnel is None else (*self.tunnel[:2], self.tunnel[2][:], *self.tunnel[3:])
         g.last_claimed = self.last_claimed
         g.history = self.history[:]
         g._legal_cache = None
@@ -377,7 +377,7 @@ class Game:
 
         if decks:
             rec(0, pol.count, {})
-        if not out and sum(sizes):  # fewer tickets left than `count`: take them all
+        if not out and any(sizes):  # fewer tickets left than `count`: take them all
             out.append(normalise_mix(dict(zip(decks, sizes, strict=True))))
         return out
 
@@ -556,7 +556,7 @@ class Game:
         if not payments:
             return []
         ed = self.edition
-        out = []
+        out: list[Action] = []
         for c, owner in enumerate(self.station_owner):
             if owner < 0 and ed.city_area[c] is None:
                 cid = ed.city_ids[c]
@@ -1091,7 +1091,7 @@ class Game:
 
     def _score(self) -> dict[str, Any]:
         ed, r = self.edition, self.rules
-        players = []
+        players: list[dict[str, Any]] = []
         for p in range(self.n):
             own = [i for i, o in enumerate(self.route_owner) if o == p]
             route_points = sum(ed.routes[i].points for i in own)
@@ -1407,7 +1407,7 @@ def _passenger_json(ed: Edition, c: int) -> str | None:
     return ed.city_ids[c]
 
 
-def _passenger_from(x: Any, city: Any) -> int:
+def _passenger_from(x: Any, city: Callable[[Any], int]) -> int:
     if x is None:
         return PASSENGER_UNPLACED
     if x == "gone":
