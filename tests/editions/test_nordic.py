@@ -34,8 +34,9 @@ from positions import (
 from ttr.cards import COLOURS, GRAY, LOCOMOTIVE, PASSENGER, PLUS4, Cards
 from ttr.cli import main as cli_main
 from ttr.editions import Route, Rules, get_edition, parse_edition
-from ttr.engine import Action, Game, IllegalAction
+from ttr.engine import Action, Game
 from ttr.engine.payments import route_payment_problem, route_payments
+from ttr.errors import SetupError
 
 MURMANSK = "lieksa-murmansk"
 DECLINE = Action("tunnel_decline")
@@ -62,7 +63,7 @@ def claim_payments(g: Game, route: str) -> set[Cards]:
 
 @pytest.mark.parametrize("players", [1, 4, 5])
 def test_only_two_or_three_players(players: int) -> None:
-    with pytest.raises(IllegalAction, match="2-3 players") as info:
+    with pytest.raises(SetupError, match="2-3 players") as info:
         Game("nordic", players, 0)
     assert info.value.code == "player_count"
 

@@ -77,3 +77,31 @@ def test_search_refuses_an_illegal_playout_move(monkeypatch: pytest.MonkeyPatch)
     legal = game.legal_actions()
     with pytest.raises(IllegalAction):
         bot.act(game.view(p), legal)
+
+
+def test_engine_errors_are_value_errors_and_setup_errors_are_not_illegal_actions() -> None:
+    from ttr.errors import EditionError, PositionError, SetupError
+
+    for cls in (IllegalAction, SetupError, EditionError, PositionError):
+        assert issubclass(cls, ValueError)
+    with pytest.raises(SetupError) as info:
+        Game("usa", 9, seed=0)
+    assert not isinstance(info.value, IllegalAction)
+    assert info.value.code == "player_count"
+    with pytest.raises(SetupError, match="seed"):
+        Game("usa", 2, seed="x")  # type: ignore[arg-type]
+
+
+def test_outcome_of_random_games_matches_the_game_over_event() -> None:
+    import random
+
+    from ttr.engine import EndReason
+
+    for edition, seed in [("usa", 1), ("europe", 2), ("nordic", 3), ("marklin", 4)]:
+        game, rng = Game(edition, 2, seed), random.Random(seed)
+        events: list = []
+        while not game.is_over:
+            events = game.apply(rng.choice(game.legal_actions()))
+        reason = events[-1].data["reason"]
+        assert game.outcome is not None
+        assert game.outcome.reason == (EndReason.TRAINS if reason == "final round complete" else EndReason.STALEMATE)

@@ -6,7 +6,7 @@ import pytest
 
 from positions import card_total, keep, refused
 from ttr.cards import CARD_INDEX
-from ttr.engine import Game, IllegalAction
+from ttr.engine import Game, SetupError
 from ttr.engine.actions import KEEP_TICKETS
 
 
@@ -33,7 +33,7 @@ def test_setup_deals_4_cards_each_5_face_up_3_tickets_45_trains(players: int) ->
 
 @pytest.mark.parametrize("players", [1, 6])
 def test_player_count_outside_2_to_5_is_refused(players: int) -> None:
-    with pytest.raises(IllegalAction, match="USA is for 2-5 players") as info:
+    with pytest.raises(SetupError, match="USA is for 2-5 players") as info:
         Game("usa", players, seed=0)
     assert info.value.code == "player_count"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from positions import BLIND, PASS, arrange, claim, faceup, refused, started
-from ttr.engine import Game
+from ttr.engine import EndReason, Game
 
 
 def blocked(
@@ -82,8 +82,11 @@ def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
     g.apply(PASS)  # player 1
     g.apply(PASS)  # player 2: four passes in the game so far, two in a row
     assert not g.is_over
+    assert g.outcome is None
     g.apply(PASS)  # player 0 completes a full round of passes
     assert g.is_over
+    assert g.outcome is not None and g.outcome.reason == EndReason.STALEMATE
+    assert list(g.outcome.winners) == g.result()["winners"]
 
 
 def _end_table(trains: list[int]) -> Game:
@@ -155,6 +158,8 @@ def test_a_pass_uses_up_a_final_round_turn() -> None:
     assert not g.is_over
     events = g.apply(claim("atlanta-nashville", locomotive=1))  # player 0's last turn
     assert g.is_over and events[-1].data["reason"] == "final round complete"
+    assert g.outcome is not None and g.outcome.reason == EndReason.TRAINS  # though both others passed
+    assert g.outcome.scores == tuple(x["total"] for x in g.result()["players"])
 
 
 def test_no_action_is_legal_after_the_game_ends() -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NCARDS, NO_CARD, PASSENGER, PLUS4, Cards
 from ..editions import Edition, Route, Ticket, get_edition, parse_edition, per_edition
 from ..editions.derived import PER_EDITION_MAX, IdentityCache
-from ..errors import EditionError, IllegalAction, MalformedAction, PositionError
+from ..errors import EditionError, IllegalAction, MalformedAction, PositionError, SetupError
 from . import payments as pay
 from .actions import (
     A_DRAW_BLIND,
@@ -50,6 +50,7 @@ from .actions import (
     normalise_mix,
 )
 from .events import Event
+from .outcome import EndReason, Outcome
 from .scoring import best_station_routes, components, longest_trail, ticket_done
 from .trails import best_trails
 from .view import PlayerView
@@ -206,9 +207,9 @@ class Game:
         if _blank:
             return
         if not isinstance(players, int) or not r.players[0] <= players <= r.players[1]:
-            raise IllegalAction(f"{ed.name} is for {r.players[0]}-{r.players[1]} players, not {players}", "player_count")
+            raise SetupError(f"{ed.name} is for {r.players[0]}-{r.players[1]} players, not {players}", "player_count")
         if not isinstance(seed, int):
-            raise IllegalAction(f"seed must be an integer, got {seed!r}", "seed")
+            raise SetupError(f"seed must be an integer, got {seed!r}", "seed")
         self.n = n = players
         self.seed = seed
         self.rng = rng = random.Random(seed)
@@ -1055,6 +1056,16 @@ class Game:
             return
         self.current = self._next(p)
         self.turn += 1
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on). Read from the position itself: the final round
+        ran out (``final_turns`` reached 0, checked first, as in ``_end_turn``) or everyone passed."""
+        if self.phase != OVER:
+            return None
+        reason = EndReason.TRAINS if self.final_turns == 0 else EndReason.STALEMATE
+        res = self.result()
+        return Outcome(tuple(res["winners"]), reason, tuple(x["total"] for x in res["players"]))
 
     def _finish(self, ev: list[Event] | None, why: str) -> None:
         self.phase = OVER

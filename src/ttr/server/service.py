@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from ..bots import LEVELS
 from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
-from ..errors import EditionError, TTRError
+from ..errors import EditionError, SetupError, TTRError
 from .db import (
     INSERT_ACTION,
     INSERT_EVENT,
@@ -457,7 +457,7 @@ class GameService:
             raise ApiError(422, "bad_seats", f"give one seat per player: {players} players but {len(seat_specs)} seats")
         try:
             game = Game(edition, players, secrets.randbits(48), options or None)
-        except IllegalAction as exc:
+        except SetupError as exc:
             raise ApiError(422, exc.code, exc.reason) from None
         except EditionError as exc:
             raise ApiError(422, "bad_options", str(exc)) from None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..engine import Game
+from ..engine import EndReason, Game
 
 
 @dataclass(frozen=True)
@@ -44,12 +44,15 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
         decisions += 1
     rec = game.record()
     res = game.result()
+    outcome = game.outcome
+    assert outcome is not None
     rec["bots"] = list(spec.bots)
     rec["stats"] = {
         "decisions": decisions,
         "turns": game.turn,
         "passes": passes,
-        "stalemate": passes >= game.n and game.pass_streak >= game.n,
+        "stalemate": outcome.reason == EndReason.STALEMATE,
+        "end": outcome.reason.value,
     }
     rec["breakdown"] = res["players"]
     ed = game.edition
