@@ -19,5 +19,16 @@ def test_play_quit(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("x\nq\n"))
     assert main(["play", "--seats", "human,random", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "please type one of the numbers" in out
+    assert "unknown move 'x'" in out
+    assert "record so far: seed 1" in out
+
+
+def test_play_by_notation(monkeypatch, capsys) -> None:
+    """Moves typed in notation: a misspelt route is explained, a claim without cards takes the single payment."""
+    moves = ["0", "claim denvr-omaha 2red", "tickets", "keep nowhere", "0", "q"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(moves) + "\n"))
+    assert main(["play", "--seats", "human,random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "unknown route 'denvr-omaha' (did you mean 'denver-omaha'?)" in out
+    assert "unknown ticket 'nowhere'" in out
     assert "record so far: seed 1" in out

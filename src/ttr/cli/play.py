@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-HELP = "play in the terminal against bots (each decision is picked from a numbered list)"
+from ..notation import format_move
+
+HELP = "play in the terminal against bots: type a move (claim denver-omaha 3red+1L, blind, draw 2...) or its number"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", default="usa")
+    p.add_argument("--edition", default="usa", help="usa, europe, nordic, marklin or a map .json file (default usa)")
     p.add_argument("--players", type=int, default=None, help="player count (default: one per seat named)")
     p.add_argument(
         "--seats", default="human,medium", help="comma-separated seat kinds: 'human' or a bot name/level (default human,medium)"
@@ -45,6 +48,27 @@ def describe(game: Any, action: Any) -> str:
     if kind == "draw_tickets" and "mix" in j:
         return "draw tickets: " + ", ".join(f"{n} {d}" for d, n in j["mix"].items())
     return kind.replace("_", " ")
+
+
+def choose(game: Any, legal: Sequence[Any], answer: str) -> Any:
+    """The legal action the player typed (a number from the list, or a move in ttr's notation; a claim
+    may leave out the cards when only one payment is legal), or a sentence saying what is wrong."""
+    from ..notation import NotationError, parse_move
+
+    if answer.isdigit():
+        return legal[int(answer)] if int(answer) < len(legal) else f"no move number {answer} (0-{len(legal) - 1})"
+    words = answer.split()
+    if len(words) == 2 and words[0].lower() == "claim":
+        payments = [a for a in legal if a.type == "claim" and a.route == words[1]]
+        if len(payments) == 1:
+            return payments[0]
+        if payments:
+            return f"several payments for {words[1]}: " + "; ".join(format_move(game, a) for a in payments)
+    try:
+        action = parse_move(game, answer)
+    except NotationError as exc:
+        return str(exc)
+    return action if action in legal else f"not legal now: {answer}"
 
 
 def _ticket(ed: Any, tid: str) -> str:
@@ -109,16 +133,18 @@ def run(args: argparse.Namespace) -> int:
             continue
         show(console, game, p)
         for i, a in enumerate(legal):
-            console.print(f"  [bold]{i:3}[/bold]  {describe(game, a)}")
+            console.print(f"  [bold]{i:3}[/bold]  {format_move(game, a):<44} {describe(game, a)}")
         while True:
-            answer = console.input(f"player {p}, your choice (0-{len(legal) - 1}, q to quit): ").strip()
+            answer = console.input(f"player {p}, your move (notation or 0-{len(legal) - 1}; q to quit): ").strip()
             if answer.lower() == "q":
                 console.print(f"record so far: seed {seed}, {len(game.history)} actions")
                 return 0
-            if answer.isdigit() and int(answer) < len(legal):
-                game.apply(legal[int(answer)])
-                break
-            console.print("please type one of the numbers above")
+            action = choose(game, legal, answer)
+            if isinstance(action, str):
+                console.print(action)
+                continue
+            game.apply(action)
+            break
     res = game.result()
     for x in res["players"]:
         console.print(f"player {x['player']}: {x['total']} points (rank {x['rank']})")

@@ -12,6 +12,7 @@ HELP = "replay game records (.json or .jsonl) and check each stored result"
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", help="record files: one JSON record, or JSON lines")
     p.add_argument("--show", action="store_true", help="print each replayed game's final scores")
+    p.add_argument("--moves", action="store_true", help="print every move in ttr's notation (docs/notation.md)")
 
 
 def iter_records(path: str):
@@ -37,6 +38,19 @@ def iter_records(path: str):
         yield path, data
 
 
+def print_moves(where: str, rec: dict) -> None:
+    """Each action of the record as `<n>. p<player> <move>`, replaying it to know the map and the mover."""
+    from ..engine import Action, Game
+    from ..notation import format_move
+
+    game = Game(rec["edition"], rec["players"], rec["seed"], rec.get("options"))
+    print(f"{where}: {game.edition.name}, {game.n} players, seed {game.seed}")
+    for i, raw in enumerate(rec["actions"], 1):
+        action = Action.from_json(raw)
+        print(f"{i:4}. p{game.current} {format_move(game, action)}")
+        game.step(action)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..engine import Game
     from ..errors import TTRError
@@ -56,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
                 continue
             try:
                 game = Game.replay(rec)
+                if args.moves:
+                    print_moves(where, rec)
             except TTRError as exc:
                 print(f"{where}: {exc}", file=sys.stderr)
                 bad += 1
