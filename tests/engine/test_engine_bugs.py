@@ -11,7 +11,8 @@ from ttr.bots.rollout import RolloutPolicy, play_out
 from ttr.editions import get_edition, parse_edition
 from ttr.editions.derived import PER_EDITION_MAX
 from ttr.engine import Action, Game, IllegalAction
-from ttr.engine.game import _claim_tables, _with_options, edition_with_options
+from ttr.engine.claims import _claim_tables
+from ttr.engine.game import _with_options, edition_with_options
 
 
 def _map_with_trains(trains: int) -> dict:

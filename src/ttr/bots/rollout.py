@@ -67,7 +67,7 @@ class RolloutPolicy:
     def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
         """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now."""
         route = g.edition.routes[r]
-        if g.route_owner[r] >= 0 or g.trains[p] < route.length or (route.group >= 0 and g._group_blocked(route, p)):
+        if g.route_owner[r] >= 0 or g.trains[p] < route.length or (route.group >= 0 and g.lane_closed(route, p)):
             return None
         hand = g.hands[p]
         info = self.info
@@ -126,7 +126,7 @@ class RolloutPolicy:
         if not targets and self._wants_tickets(g, p) and not self._holds_unfinished(g, p):
             pol = g.rules.draw_tickets
             if pol.choose_mix:
-                mixes = g._ticket_mixes()
+                mixes = g.ticket_mixes()
                 if mixes:
                     return Action(DRAW_TICKETS, mix=min(mixes, key=lambda m: (dict(m).get("long", 0), m)))
             else:

@@ -73,6 +73,8 @@ def finished_games(edition: str, players: int, count: int) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine import ending
+
     rows = []
     for edition in [e.strip() for e in args.editions.split(",") if e.strip()]:
         counts = [int(x) for x in args.players.split(",") if x] or ([2, 3] if edition == "nordic" else [2, 4])
@@ -81,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
             row.update(random_play(edition, players, args.seconds))
             done = finished_games(edition, players, 20)
             row["clone_us"] = per_call_us(lambda g: g.clone(), done)
-            row["result_us"] = per_call_us(lambda g: g._score(), done)  # the scoring work, not the cached result
-            row["legal_actions_us"] = per_call_us(lambda g: g._generate(), done)
+            row["result_us"] = per_call_us(ending.score, done)  # the scoring work, not the cached result
+            row["legal_actions_us"] = per_call_us(lambda g: g.compute_legal_actions(), done)
             rows.append(row)
             if not args.json:
                 if len(rows) == 1:

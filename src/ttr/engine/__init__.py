@@ -3,13 +3,14 @@
 from ..errors import IllegalAction, MalformedAction, PositionError, SetupError
 from .actions import Action
 from .events import Event
-from .game import OVER, PHASES, Game, edition_with_options
+from .game import OVER, PHASE_ACTIONS, PHASES, Game, Phase, edition_with_options
 from .outcome import EndReason, Outcome
 from .view import PlayerView
 
 __all__ = [
     "OVER",
     "PHASES",
+    "PHASE_ACTIONS",
     "Action",
     "EndReason",
     "Event",
@@ -17,6 +18,7 @@ __all__ = [
     "IllegalAction",
     "MalformedAction",
     "Outcome",
+    "Phase",
     "PlayerView",
     "PositionError",
     "SetupError",

@@ -1,0 +1,270 @@
+"""Claiming routes, with tunnels and ferries: which lanes of a double are open, the claims offered (by
+route shape, with canonical payments from payments.py), paying, revealing tunnel cards and paying or
+declining the extra."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARD_NAMES, GRAY, LOCOMOTIVE, NO_CARD, PASSENGER, PLUS4, Cards
+from ..editions import Edition, Route, per_edition
+from ..errors import IllegalAction
+from . import drawing, ending, passengers
+from . import payments as pay
+from .actions import (
+    CLAIM,
+    TUNNEL_PAY,
+    Action,
+)
+from .drawing import cards_json
+from .events import Event
+from .passengers import PASSENGER_UNPLACED
+from .phases import PLACE, TUNNEL, TURN
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
+ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
+PAYMENT_CACHE_MAX = 50_000  # canonical payments kept per edition (cleared when full)
+
+
+def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
+    key = (rep.index, part)
+    memo = tables.payments
+    payments = memo.get(key)
+    if payments is None:
+        if len(memo) > PAYMENT_CACHE_MAX:
+            memo.clear()
+        payments = memo[key] = pay.route_payments(rep, hand, rules)
+    return payments
+
+
+class _ClaimTables:
+    """Per edition: routes grouped by what their payments depend on, and a memo of canonical payments
+    (they depend only on the route's shape and the part of the hand that can pay), so legal-move
+    generation mostly skips recomputing them. Freed with the edition's entry in the bounded cache."""
+
+    __slots__ = ("groups", "payments")
+
+    def __init__(self, groups: list[ShapeGroup]) -> None:
+        self.groups = groups
+        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
+
+
+@per_edition
+def _claim_tables(ed: Edition) -> _ClaimTables:
+    """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
+    locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
+    ferry, substitution) come shortest first so the affordability scan can stop early."""
+    rules = ed.rules
+    by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
+    for r in ed.routes:
+        by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
+    by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
+    for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
+        wild_ok = pay.wild_allowed(routes[0], rules)[0]
+        special = bool(substitute or (ferry and rules.ferry_substitute_cards))
+        entries = tuple(
+            (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
+        )
+        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
+    return _ClaimTables(
+        [
+            (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
+            for (colour, wild_ok, special), shapes in by_group.items()
+        ]
+    )
+
+
+# ------------------------------------------------------------------ legality
+def lane_closed(g: Game, route: Route, p: int) -> bool:
+    if route.group < 0:
+        return False
+    all_lanes = g.n >= g.rules.all_lanes_min_players
+    owner = g.route_owner
+    for other in g.edition.group_routes[route.group]:
+        o = owner[other]
+        if o >= 0 and (o == p or not all_lanes):
+            return True
+    return False
+
+
+def route_claim_problem(g: Game, route: Route, p: int) -> str | None:
+    if g.route_owner[route.index] >= 0:
+        return f"{route.id} is already claimed by player {g.route_owner[route.index]}"
+    if route.group >= 0 and lane_closed(g, route, p):
+        if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]):
+            return f"you already own a lane between these cities; {route.id} is closed to you"
+        return (
+            f"{route.id}: with {g.n} players only one lane of a double route can be used "
+            f"(all lanes open from {g.rules.all_lanes_min_players} players)"
+        )
+    if g.trains[p] < route.length:
+        return f"{route.id} needs {route.length} trains; you have {g.trains[p]}"
+    return None
+
+
+def claim_actions(g: Game, p: int) -> list[Action]:
+    """Claims with canonical payments. Routes are grouped by shape (colour, length, tunnel,
+    ferry, substitution), so each shape's affordability and payments are computed once."""
+    hand = g.hands[p]
+    trains = g.trains[p]
+    owner = g.route_owner
+    rules = g.rules
+    all_lanes = g.n >= rules.all_lanes_min_players
+    locos = hand[LOCOMOTIVE]
+    plus4 = hand[PLUS4]
+    max_colour = max(hand[:8])
+    total = sum(hand) - hand[PASSENGER]
+    hand_key = tuple(hand)
+    new = tuple.__new__
+    out: list[Action] = []
+    tables = _claim_tables(g.edition)
+    for colour, wild_ok, special, shapes in tables.groups:
+        limit = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
+        if limit > trains:
+            limit = trains
+        if shapes[0][0] > limit:
+            continue
+        part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
+        for length, rep, entries in shapes:
+            if length > limit:
+                break
+            payments = None
+            for ri, rid, siblings in entries:
+                if owner[ri] >= 0:
+                    continue
+                blocked = False
+                for o in siblings:
+                    oo = owner[o]
+                    if oo >= 0 and (oo == p or not all_lanes):
+                        blocked = True
+                        break
+                if blocked:
+                    continue
+                if payments is None:
+                    payments = _payments(tables, rules, rep, hand, part)
+                for cards in payments:
+                    out.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
+    return out
+
+
+def claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] | None) -> None:
+    hand = g.hands[p]
+    for i, k in enumerate(cards):
+        if k:
+            hand[i] -= k
+    if route.tunnel:
+        revealed = []
+        for _ in range(3):
+            card = drawing.draw_from_deck(g)
+            if card == NO_CARD:
+                break
+            revealed.append(card)
+        extra, colour = pay.tunnel_extra(cards, revealed)
+        if ev is not None:
+            ev.append(
+                Event(
+                    "tunnel_reveal",
+                    p,
+                    {
+                        "route": route.id,
+                        "cards": cards_json(cards),
+                        "revealed": [CARD_NAMES[c] for c in revealed],
+                        "extra": extra,
+                    },
+                )
+            )
+        if extra:
+            g.tunnel = (route.index, cards, revealed, extra, colour)
+            g.phase = TUNNEL
+            return
+        g.discard.extend(revealed)
+    discard_cards(g, cards)
+    complete_claim(g, p, route, cards, ev)
+
+
+def discard_cards(g: Game, cards: Cards) -> None:
+    d = g.discard
+    for i, k in enumerate(cards):
+        if k:
+            d.extend([i] * k)
+
+
+def complete_claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] | None) -> None:
+    g.route_owner[route.index] = p
+    g.trains[p] -= route.length
+    g.scores[p] += route.points
+    g._labels[p] = None
+    if ev is not None:
+        ev.append(Event("claim", p, {"route": route.id, "cards": cards_json(cards), "points": route.points}))
+    if (
+        g.rules.passengers
+        and PASSENGER_UNPLACED in g.passengers[p]
+        and (passengers.can_place(g, route.a) or passengers.can_place(g, route.b))
+    ):
+        g.last_claimed = route.index
+        g.phase = PLACE
+        return
+    ending.end_turn(g, ev)
+
+
+def tunnel_pay(g: Game, p: int, extra_cards: Cards, ev: list[Event] | None) -> None:
+    assert g.tunnel is not None
+    ri, paid, revealed, _, _ = g.tunnel
+    hand = g.hands[p]
+    for i, k in enumerate(extra_cards):
+        hand[i] -= k
+    g.tunnel = None
+    g.phase = TURN
+    g.discard.extend(revealed)
+    total = tuple(a + b for a, b in zip(paid, extra_cards, strict=True))
+    discard_cards(g, total)
+    if ev is not None:
+        ev.append(Event("tunnel_pay", p, {"route": g.edition.routes[ri].id, "cards": cards_json(extra_cards)}))
+    complete_claim(g, p, g.edition.routes[ri], total, ev)
+
+
+def tunnel_decline(g: Game, p: int, ev: list[Event] | None) -> None:
+    assert g.tunnel is not None
+    ri, paid, revealed, _, _ = g.tunnel
+    hand = g.hands[p]
+    for i, k in enumerate(paid):
+        hand[i] += k
+    g.discard.extend(revealed)
+    g.tunnel = None
+    if ev is not None:
+        ev.append(Event("tunnel_decline", p, {"route": g.edition.routes[ri].id}))
+    ending.end_turn(g, ev)
+
+
+def check_claim(g: Game, a: Action, p: int) -> Route:
+    """A claim: the route is open to p and the cards pay for it. Returns the route."""
+    if g.phase != TURN:
+        raise IllegalAction(f"cannot claim a route now (phase: {g.phase})", "wrong_phase")
+    ed = g.edition
+    ri = ed.route_index.get(a.route)  # type: ignore[arg-type]
+    if ri is None:
+        raise IllegalAction(f"unknown route {a.route!r}", "unknown_route")
+    route = ed.routes[ri]
+    problem = route_claim_problem(g, route, p)
+    if problem:
+        raise IllegalAction(problem, "route_unavailable")
+    drawing.check_hand(a.cards, g.hands[p])  # type: ignore[arg-type]
+    problem = pay.route_payment_problem(route, a.cards, g.rules)  # type: ignore[arg-type]
+    if problem:
+        raise IllegalAction(problem, "bad_payment")
+    return route
+
+
+def check_tunnel(g: Game, a: Action, p: int) -> None:
+    """Paying a tunnel's extra cards, or declining."""
+    if g.phase != TUNNEL or g.tunnel is None:
+        raise IllegalAction("there is no tunnel to pay for", "wrong_phase")
+    if a.type == TUNNEL_PAY:
+        drawing.check_hand(a.cards, g.hands[p])  # type: ignore[arg-type]
+        problem = pay.tunnel_payment_problem(g.tunnel[3], g.tunnel[4], a.cards)  # type: ignore[arg-type]
+        if problem:
+            raise IllegalAction(problem, "bad_payment")

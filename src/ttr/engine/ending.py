@@ -1,0 +1,158 @@
+"""End of turn and of the game (the final round when a player is low on trains; a stalemate when every
+player passes in one round) and final scoring: routes, tickets (with stations), longest path, most
+tickets, unused stations, merchandise, ranks and tie-breakers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..editions import Ticket
+from ..errors import IllegalAction
+from .actions import (
+    Action,
+)
+from .events import Event
+from .phases import OVER, TURN
+from .scoring import best_station_routes, components, longest_trail, ticket_done
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+# ------------------------------------------------------------------ end of turn / game
+def end_turn(g: Game, ev: list[Event] | None, passed: bool = False) -> None:
+    p = g.current
+    if not passed:
+        g.pass_streak = 0
+    g.phase = TURN
+    if g.final_turns >= 0:
+        g.final_turns -= 1
+        if g.final_turns == 0:
+            finish(g, ev, "final round complete")
+            return
+    elif g.trains[p] <= g.rules.end_trigger_trains:
+        g.final_turns = g.n
+        if ev is not None:
+            ev.append(Event("final_round", p, {"trains": g.trains[p]}))
+    if g.pass_streak >= g.n:
+        finish(g, ev, "stalemate: every player passed in one full round")
+        return
+    g.current = g._next(p)
+    g.turn += 1
+
+
+def finish(g: Game, ev: list[Event] | None, why: str) -> None:
+    g.phase = OVER
+    if ev is not None:
+        ev.append(Event("game_over", None, {"reason": why, "result": result(g)}))
+
+
+# ------------------------------------------------------------------ scoring
+def connectivity(g: Game, p: int) -> list[int]:
+    """Component label per city over player p's own routes (cached until p claims again)."""
+    labels = g._labels[p]
+    if labels is None:
+        routes = g.edition.routes
+        labels = components(g.edition.ncities, ((routes[i].a, routes[i].b) for i, o in enumerate(g.route_owner) if o == p))
+        g._labels[p] = labels
+    return labels
+
+
+def ticket_status(g: Game, p: int) -> list[tuple[Ticket, bool]]:
+    labels = connectivity(g, p)
+    return [(g.edition.tickets[t], ticket_done(labels, g.edition.tickets[t])) for t in g.tickets[p]]
+
+
+def result(g: Game) -> dict[str, Any]:
+    """Final-scoring breakdown (as if the game ended now) and ranks with the tie-breakers.
+
+    Once the game is over the breakdown is computed once and the same dict is returned (treat it
+    as read-only)."""
+    if g._final_result is not None:
+        return g._final_result
+    res = score(g)
+    if g.phase == OVER:
+        g._final_result = res
+    return res
+
+
+def score(g: Game) -> dict[str, Any]:
+    ed, r = g.edition, g.rules
+    players: list[dict[str, Any]] = []
+    for p in range(g.n):
+        own = [i for i, o in enumerate(g.route_owner) if o == p]
+        route_points = sum(ed.routes[i].points for i in own)
+        tickets = [ed.tickets[t] for t in g.tickets[p]]
+        stations = [c for c, o in enumerate(g.station_owner) if o == p]
+        ticket_points, borrowed, done = best_station_routes(ed, own, stations, g.route_owner, p, tickets)
+        length, trail = longest_trail(ed, own)
+        players.append(
+            {
+                "player": p,
+                "route_points": route_points,
+                "merchandise": sum(g.tokens[p]),
+                "tickets": [{"id": t.id, "points": t.points, "completed": d} for t, d in zip(tickets, done, strict=True)],
+                "ticket_points": ticket_points,
+                "tickets_completed": sum(done),
+                "longest_path": length,
+                "longest_path_routes": [ed.routes[i].id for i in trail],
+                "longest_path_bonus": 0,
+                "stations_built": len(stations),
+                "station_routes": {ed.city_ids[c]: (ed.routes[b].id if b is not None else None) for c, b in borrowed.items()},
+                "unused_station_points": g.stations_left[p] * r.unused_station_points,
+                "most_tickets_bonus": 0,
+            }
+        )
+    if r.longest_path_bonus:
+        top = max(x["longest_path"] for x in players)
+        for x in players:
+            if top > 0 and x["longest_path"] == top:
+                x["longest_path_bonus"] = r.longest_path_bonus
+    if r.most_tickets_bonus:
+        top = max(x["tickets_completed"] for x in players)
+        for x in players:
+            if top > 0 and x["tickets_completed"] == top:
+                x["most_tickets_bonus"] = r.most_tickets_bonus
+    for x in players:
+        x["total"] = (
+            x["route_points"]
+            + x["merchandise"]
+            + x["ticket_points"]
+            + x["longest_path_bonus"]
+            + x["unused_station_points"]
+            + x["most_tickets_bonus"]
+        )
+
+    def key(x: dict[str, Any]) -> tuple[int, ...]:
+        k = [x["total"]]
+        for t in r.tiebreakers:
+            k.append(
+                {
+                    "tickets_completed": x["tickets_completed"],
+                    "longest_path_bonus": 1 if x["longest_path_bonus"] else 0,
+                    "longest_path_length": x["longest_path"],
+                    "fewest_stations": -x["stations_built"],
+                }[t]
+            )
+        return tuple(k)
+
+    keys = [key(x) for x in players]
+    for x, k in zip(players, keys, strict=True):
+        x["rank"] = 1 + sum(1 for other in keys if other > k)
+    winners = [x["player"] for x in players if x["rank"] == 1]
+    return {
+        "edition": ed.id,
+        "over": g.phase == OVER,
+        "turns": g.turn,
+        "players": players,
+        "winners": winners,
+        "tiebreakers": list(r.tiebreakers),
+    }
+
+
+def check_pass(g: Game, a: Action, p: int) -> None:
+    """Passing: a whole turn, only when nothing else is possible."""
+    if g.phase != TURN:
+        raise IllegalAction("pass is only a whole turn", "wrong_phase")
+    if g.turn_actions(p):
+        raise IllegalAction("pass is allowed only when no other action is possible", "pass_not_allowed")

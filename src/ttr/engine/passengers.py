@@ -1,0 +1,181 @@
+"""Passengers and merchandise (Märklin): placing a passenger after a claim, the trips offered (the best
+trail per number of passenger cards, trails.best_trails), checking a trip and moving along it, taking
+the top merchandise token of every city passed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import NCARDS, PASSENGER, Cards
+from ..errors import IllegalAction
+from . import ending
+from .actions import (
+    MOVE_PASSENGER,
+    Action,
+)
+from .events import Event
+from .phases import PLACE, TURN
+from .trails import best_trails
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+PASSENGER_UNPLACED = -1
+PASSENGER_GONE = -2
+TRAIL_SEARCH_LIMIT = 20000  # states expanded per passenger when offering trips (trails.best_trails)
+
+
+# ------------------------------------------------------------------ passengers (Märklin)
+def can_place(g: Game, city: int) -> bool:
+    return g.edition.city_area[city] is None and g.passenger_at[city] < 0
+
+
+def place(g: Game, p: int, city: int, ev: list[Event] | None) -> None:
+    if city >= 0:
+        slot = g.passengers[p].index(PASSENGER_UNPLACED)
+        g.passengers[p][slot] = city
+        g.passenger_at[city] = p
+        if ev is not None:
+            ev.append(Event("place_passenger", p, {"city": g.edition.city_ids[city]}))
+    g.last_claimed = -1
+    ending.end_turn(g, ev)
+
+
+def check_trail(g: Game, p: int, a: Action) -> tuple[int, list[int], list[int]]:
+    """Validate a passenger trip; returns (start city, route indices, cities entered)."""
+    ed = g.edition
+    start = ed.city_index.get(a.city, -1)  # type: ignore[arg-type]
+    if start < 0 or start not in g.passengers[p]:
+        raise IllegalAction(f"you have no passenger on {a.city!r}", "no_passenger")
+    cards = a.cards or (0,) * NCARDS
+    if any(k for i, k in enumerate(cards) if i != PASSENGER):
+        raise IllegalAction("only passenger cards are discarded to move a passenger", "bad_payment")
+    if not a.path:
+        raise IllegalAction("a trip travels along at least one route", "empty_trip")
+    here = start
+    used: set[int] = set()
+    entered: list[int] = []
+    foreign = 0
+    for rid in a.path or ():
+        ri = ed.route_index.get(rid)
+        if ri is None:
+            raise IllegalAction(f"unknown route {rid!r}", "unknown_route")
+        if ri in used:
+            raise IllegalAction(f"the trip uses {rid} twice; a route is used at most once per trip", "route_reused")
+        route = ed.routes[ri]
+        if here not in (route.a, route.b):
+            raise IllegalAction(f"{rid} does not leave from {ed.city_ids[here]}", "not_a_trail")
+        owner = g.route_owner[ri]
+        if owner < 0:
+            raise IllegalAction(f"{rid} is unclaimed; passengers travel only on claimed routes", "unclaimed_route")
+        if owner != p:
+            foreign += 1
+        here = route.b if route.a == here else route.a
+        if ed.city_area[here] is not None:
+            raise IllegalAction(f"passengers never enter country areas ({ed.city_names[here]})", "country_area")
+        used.add(ri)
+        entered.append(here)
+    if foreign != cards[PASSENGER]:
+        raise IllegalAction(
+            f"the trip uses {foreign} opponent route(s): discard exactly that many passenger cards (offered {cards[PASSENGER]})",
+            "bad_payment",
+        )
+    if cards[PASSENGER] > g.hands[p][PASSENGER]:
+        raise IllegalAction(f"you have {g.hands[p][PASSENGER]} passenger card(s)", "cards_not_in_hand")
+    return start, [ed.route_index[r] for r in a.path or ()], entered
+
+
+def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], cards: Cards, ev: list[Event] | None) -> None:
+    start, _, entered = checked
+    g.hands[p][PASSENGER] -= cards[PASSENGER]
+    g.discard.extend([PASSENGER] * cards[PASSENGER])
+    once = g.rules.passenger_one_token_per_city
+    visited = {start}
+    taken = []
+    for city in entered:
+        if once and city in visited:
+            continue
+        visited.add(city)
+        stack = g.merch[city]
+        if stack:
+            value = stack.pop()
+            taken.append((city, value))
+            g.tokens[p].append(value)
+            g.scores[p] += value
+    slot = g.passengers[p].index(start)
+    g.passengers[p][slot] = PASSENGER_GONE
+    g.passenger_at[start] = -1
+    if ev is not None:
+        ed = g.edition
+        ev.append(
+            Event(
+                "move_passenger",
+                p,
+                {
+                    "city": ed.city_ids[start],
+                    "path": [ed.routes[r].id for r in checked[1]],
+                    "tokens": [{"city": ed.city_ids[c], "value": v} for c, v in taken],
+                    "points": sum(v for _, v in taken),
+                    "passenger_cards": cards[PASSENGER],
+                },
+            )
+        )
+    ending.end_turn(g, ev)
+
+
+def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
+    """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
+    dropped: {opponent routes: (token points, route indices)}. See trails.best_trails."""
+    return best_trails(
+        g.edition,
+        g.route_owner,
+        g.merch,
+        p,
+        start,
+        max_foreign,
+        g.rules.passenger_one_token_per_city,
+        TRAIL_SEARCH_LIMIT,
+    )
+
+
+def passenger_moves(g: Game, p: int) -> list[Action]:
+    ed = g.edition
+    out: list[Action] = []
+    cards_in_hand = g.hands[p][PASSENGER]
+    for city in g.passengers[p]:
+        if city < 0:
+            continue
+        for foreign, (_, path) in sorted(passenger_trails(g, p, city, cards_in_hand).items()):
+            cards = [0] * NCARDS
+            cards[PASSENGER] = foreign
+            out.append(
+                Action(MOVE_PASSENGER, city=ed.city_ids[city], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
+            )
+    return out
+
+
+def check_place(g: Game, a: Action, p: int) -> int:
+    """Placing a passenger after a claim (or none: -1). Returns the city."""
+    if g.phase != PLACE:
+        raise IllegalAction("a passenger can be placed only right after claiming a route", "wrong_phase")
+    if a.city is None:
+        return -1
+    ed = g.edition
+    c = ed.city_index.get(a.city, -1)
+    route = ed.routes[g.last_claimed]
+    if c not in (route.a, route.b):
+        raise IllegalAction(
+            f"place the passenger on {ed.city_ids[route.a]} or {ed.city_ids[route.b]}, the ends of the route just claimed",
+            "bad_city",
+        )
+    if not can_place(g, c):
+        raise IllegalAction(f"a passenger already stands on {ed.city_names[c]}", "city_taken")
+    return c
+
+
+def check_move(g: Game, a: Action, p: int) -> tuple[int, list[int], list[int]]:
+    """A passenger's trip: see check_trail."""
+    if g.phase != TURN:
+        raise IllegalAction(f"cannot move a passenger now (phase: {g.phase})", "wrong_phase")
+    return check_trail(g, p, a)
