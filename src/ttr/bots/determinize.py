@@ -21,6 +21,7 @@ from ..cards import CARD_NAMES, COLOURS, NCARDS, NO_CARD
 from ..editions import Edition, per_edition
 from ..engine import Game
 from ..engine.game import POSITION_FORMAT
+from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .board import map_info, route_weights, shortest_path
 from .memory import Memory
@@ -149,7 +150,7 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
             "extra": extra,
             "colour": COLOURS[colour] if colour >= 0 else None,
         }
-    setup_left = n - (view.current - view.first_player) % n if view.phase == "setup" else 0
+    setup_left = n - (view.current - view.first_player) % n if view.phase == Phase.SETUP else 0
     data: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "edition": ed.id,

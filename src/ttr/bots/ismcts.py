@@ -36,6 +36,7 @@ from ..engine.actions import (
     KEEP_TICKETS,
     MOVE_PASSENGER,
 )
+from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .base import Bot
 from .determinize import determinize
@@ -128,7 +129,7 @@ class ISMCTSBot(Bot):
             ed = view.edition
             self.memory.note_keep([ed.tickets[t].id for t in view.offered], choice.tickets)
             return choice
-        if view.phase != "turn":
+        if view.phase != Phase.TURN:
             return advice
         self.own_plan = {view.me: list(self.advisor.situation(view).plan.routes)}  # type: ignore[dict-item]
         candidates = self.candidates(view, legal, advice)
@@ -240,7 +241,7 @@ class ISMCTSBot(Bot):
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
         depth = 1
         while not game.is_over:
-            if game.current == me and game.phase == "turn" and depth < self.depth:
+            if game.current == me and game.phase == Phase.TURN and depth < self.depth:
                 options = self.deep_options(game, policy, node)
                 if not options:
                     break

@@ -19,6 +19,7 @@ from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
 from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
+from ..engine.phases import Phase
 from ..engine.scoring import ticket_done
 from .board import MapInfo, map_info, plan_network, route_weights
 
@@ -84,14 +85,14 @@ class RolloutPolicy:
     def act(self, g: Game) -> Action:
         phase = g.phase
         p = g.current
-        if phase == "turn":
+        if phase == Phase.TURN:
             return self._turn(g, p)
-        if phase == "second_card":
+        if phase == Phase.SECOND_CARD:
             return self._draw(g, p, second=True) or g.legal_actions()[0]
         legal = g.legal_actions()
-        if phase in ("setup", "keep_tickets") and legal[0].type == KEEP_TICKETS:
+        if phase in (Phase.SETUP, Phase.KEEP_TICKETS) and legal[0].type == KEEP_TICKETS:
             return self._keep(g, p, legal)
-        if phase == "tunnel":
+        if phase == Phase.TUNNEL:
             return legal[0]  # the cheapest payment comes first; decline is last
         return legal[0]
 

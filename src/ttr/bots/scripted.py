@@ -24,6 +24,7 @@ from ..engine.actions import (
     PASS,
     Action,
 )
+from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .base import Bot
 from .board import Plan, completion_chance, shortest_path
@@ -67,17 +68,17 @@ class ScriptedBot(Bot):
             return legal[0]
         s = self.situation(view)
         phase = view.phase
-        if phase in ("setup", "keep_tickets"):
+        if phase in (Phase.SETUP, Phase.KEEP_TICKETS):
             if legal[0].type == DRAW_TICKETS:
                 return self.choose_mix(s, legal)
             return self.keep(s, legal)
-        if phase == "second_card":
+        if phase == Phase.SECOND_CARD:
             return self.draw(s, legal) or legal[0]
-        if phase == "tunnel":
+        if phase == Phase.TUNNEL:
             r = view.tunnel[0] if view.tunnel else -1
             wanted = r in self.targets(s) or bool(s.completes(r))
             return tunnel_choice(view, legal, wanted, self.tunnel_max_extra)
-        if phase == "place_passenger":
+        if phase == Phase.PLACE_PASSENGER:
             return place_choice(view, legal, set(s.plan.routes))
         return self.turn(s, legal)
 

@@ -18,6 +18,7 @@ from ..engine.actions import (
     TUNNEL_PAY,
     Action,
 )
+from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .board import MapInfo
 
@@ -134,7 +135,7 @@ def blind_value(values: Sequence[float], view: PlayerView) -> float:
 
 def choose_draw(view: PlayerView, legal: Sequence[Action], values: Sequence[float]) -> Action | None:
     """The best card draw among `legal` by card value (a face-up locomotive ends the draw at once)."""
-    second = view.phase == "second_card"
+    second = view.phase == Phase.SECOND_CARD
     bv = blind_value(values, view)
     best: Action | None = None
     best_score = -1.0

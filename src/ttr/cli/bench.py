@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..engine.phases import Phase
+
 HELP = "measure engine speed: random-play decisions/s, games/s, clone and final-scoring cost"
 
 
@@ -35,7 +37,7 @@ def random_play(edition: str, players: int, seconds: float) -> dict[str, float]:
         g = Game(edition, players, seed)
         seed += 1
         legal, step, choice = g.legal_actions, g.step, rng.choice
-        while g.phase != "over":
+        while g.phase != Phase.OVER:
             step(choice(legal()))
             decisions += 1
         games += 1

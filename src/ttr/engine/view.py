@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, COLOURS, NO_CARD
+from .phases import Phase
 
 if TYPE_CHECKING:
     from ..editions import Edition
@@ -85,7 +86,7 @@ class PlayerView:
         self.final_turns = g.final_turns
         self.pass_streak = g.pass_streak
         self.ticket_deck_sizes = {k: len(v) for k, v in g.ticket_decks.items()}
-        over = g.phase == "over"
+        over = g.phase == Phase.OVER
         self.result = g.result() if over else None
         self.revealed_tickets = [t[:] for t in g.tickets] if over else None  # tickets are shown at the end
 

@@ -22,6 +22,7 @@ import numpy as np
 from ..bots import Bot, make_bot
 from ..editions import Edition
 from ..engine import Action, Game
+from ..engine.phases import Phase
 from .actions import IllegalActionIndex, codec_for
 from .common import (
     check_render_mode,
@@ -125,7 +126,7 @@ class TicketToRideEnv(gym.Env):
         info: dict[str, Any] = {}
         reward = 0.0
         obs = self._observation()
-        terminated = self._done = game.phase == "over"
+        terminated = self._done = game.phase == Phase.OVER
         if terminated:
             res = self._final_result  # carried by the learner's final view
             assert res is not None
@@ -158,7 +159,7 @@ class TicketToRideEnv(gym.Env):
     def _play_bots(self) -> None:
         game = self.game
         assert game is not None
-        while game.phase != "over" and game.current != self.seat:
+        while game.phase != Phase.OVER and game.current != self.seat:
             p = game.current
             bot = self.bots[p]
             assert bot is not None
@@ -170,7 +171,7 @@ class TicketToRideEnv(gym.Env):
         view = game.view(self.seat)
         self._final_result = view.result
         obs = self._encoder.encode(view)
-        if final or game.phase == "over":
+        if final or game.phase == Phase.OVER:
             self._table = {}
         else:
             self._table = legal_table(self.codec, game, view)

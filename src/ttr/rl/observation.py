@@ -21,6 +21,7 @@ import numpy as np
 from ..cards import COLOURS, NCARDS
 from ..editions import Edition
 from ..engine import PHASES, PlayerView
+from ..engine.phases import Phase
 from .actions import TUNNEL_REVEAL, max_offered_tickets
 
 OBSERVATION_VERSION = 0
@@ -191,7 +192,7 @@ class ObservationEncoder:
         final = view.final_turns
         head = [
             *lay.phase_rows[phase],
-            *(lay.seat_rows[(view.current - me) % n] if phase != "over" else lay.seat_rows[s]),
+            *(lay.seat_rows[(view.current - me) % n] if phase != Phase.OVER else lay.seat_rows[s]),
             *lay.present_rows[n],
             1.0 if final >= 0 else 0.0,
             final if final >= 0 else 0,

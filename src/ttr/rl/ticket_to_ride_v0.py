@@ -22,6 +22,7 @@ from pettingzoo.utils import wrappers
 
 from ..editions import Edition
 from ..engine import Action, Game, PlayerView
+from ..engine.phases import Phase
 from .actions import codec_for
 from .common import (
     check_render_mode,
@@ -109,7 +110,7 @@ class TicketToRideAEC(AECEnv):
         if view is None:
             view = self._views[p] = game.view(p)
         obs = self._encoders[p].encode(view)
-        if p == game.current and game.phase != "over":
+        if p == game.current and game.phase != Phase.OVER:
             if self._table is None:
                 self._table = legal_table(self.codec, game, view)
             mask = mask_from(self._table, self.codec.size)
@@ -131,7 +132,7 @@ class TicketToRideAEC(AECEnv):
         self._table = None
         self._views.clear()
         self._cumulative_rewards[agent] = 0.0
-        if game.phase == "over":
+        if game.phase == Phase.OVER:
             p = self._seat[agent]
             view = self._views[p] = game.view(p)  # a final view carries the result: reuse it
             res = view.result
