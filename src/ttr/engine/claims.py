@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, GRAY, LOCOMOTIVE, NO_CARD, PASSENGER, PLUS4, Cards
+from ..cards import CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NO_CARD, PASSENGER, PLUS4, Cards
 from ..editions import Edition, Route, per_edition
 from ..errors import IllegalAction
 from . import drawing, ending, passengers
@@ -89,6 +89,24 @@ def lane_closed(g: Game, route: Route, p: int) -> bool:
         if o >= 0 and (o == p or not all_lanes):
             return True
     return False
+
+
+def claim_problem(g: Game, route: Route, p: int) -> tuple[str, dict[str, Any]] | None:
+    """Why p cannot claim `route` now, as a code and its parameters (for a client to word in any language),
+    or None when p can: ``claimed`` (owner), ``own_lane``, ``lane_closed`` (players, all_lanes_min_players),
+    ``trains`` (length, trains), ``cards`` (length, colour: no legal payment in p's hand)."""
+    owner = g.route_owner[route.index]
+    if owner >= 0:
+        return "claimed", {"owner": owner}
+    if route.group >= 0 and lane_closed(g, route, p):
+        if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]):
+            return "own_lane", {}
+        return "lane_closed", {"players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
+    if g.trains[p] < route.length:
+        return "trains", {"length": route.length, "trains": g.trains[p]}
+    if not pay.route_payments(route, g.hands[p], g.rules):
+        return "cards", {"length": route.length, "colour": COLOURS[route.colour] if route.colour >= 0 else "gray"}
+    return None
 
 
 def route_claim_problem(g: Game, route: Route, p: int) -> str | None:

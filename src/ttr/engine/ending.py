@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..editions import Ticket
+from ..editions import Edition, Ticket
 from ..errors import IllegalAction
 from .actions import (
     Action,
@@ -156,3 +156,47 @@ def check_pass(g: Game, a: Action, p: int) -> None:
         raise IllegalAction("pass is only a whole turn", "wrong_phase")
     if g.turn_actions(p):
         raise IllegalAction("pass is allowed only when no other action is possible", "pass_not_allowed")
+
+
+def ticket_report(g: Game, p: int) -> list[dict[str, Any]]:
+    """Player p's tickets now, scored as the game's end would (stations borrow their best opponent route):
+    per ticket its id, points, ``status`` (``done`` over own routes, ``station`` thanks to a station,
+    ``open``) and ``path``, the route ids of one connection (fewest routes) when it is complete."""
+    ed = g.edition
+    own = [i for i, o in enumerate(g.route_owner) if o == p]
+    tks = [ed.tickets[t] for t in g.tickets[p]]
+    base_done = [ticket_done(g.connectivity(p), t) for t in tks]
+    stations = [c for c, o in enumerate(g.station_owner) if o == p]
+    _, borrowed, done = best_station_routes(ed, own, stations, g.route_owner, p, tks)
+    usable = own + [r for r in borrowed.values() if r is not None]
+    out = []
+    for t, mine, ok in zip(tks, base_done, done, strict=True):
+        status = "done" if mine else ("station" if ok else "open")
+        path = _shortest_path(ed, usable, t) if ok else []
+        out.append({"id": t.id, "points": t.points, "status": status, "path": [ed.routes[r].id for r in path]})
+    return out
+
+
+def _shortest_path(ed: Edition, usable: list[int], t: Ticket) -> list[int]:
+    """Fewest routes joining one end of `t` to the other over `usable` (breadth first); [] if none."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for r in usable:
+        route = ed.routes[r]
+        adj.setdefault(route.a, []).append((route.b, r))
+        adj.setdefault(route.b, []).append((route.a, r))
+    goal = set(t.b_nodes)
+    prev: dict[int, tuple[int, int] | None] = {c: None for c in t.a_nodes}
+    queue = list(prev)
+    for c in queue:
+        if c in goal:
+            path: list[int] = []
+            step = prev[c]
+            while step is not None:
+                path.append(step[1])
+                step = prev[step[0]]
+            return path[::-1]
+        for nxt, r in adj.get(c, ()):
+            if nxt not in prev:
+                prev[nxt] = (c, r)
+                queue.append(nxt)
+    return []

@@ -1,0 +1,60 @@
+"""Rules the server sends to clients, computed by the engine (claim problems, ticket status with
+stations and paths) so that no client re-implements them: they must agree with the engine's own moves
+and scoring."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr.engine import Game
+from ttr.engine.actions import CLAIM
+
+
+@pytest.mark.parametrize(
+    ("edition", "players", "seed"), [("usa", 2, 1), ("usa", 4, 2), ("europe", 3, 3), ("nordic", 2, 4), ("marklin", 2, 5)]
+)
+def test_claim_problems_agree_with_the_legal_claims(edition: str, players: int, seed: int) -> None:
+    game, rng = Game(edition, players, seed), random.Random(seed)
+    checked = 0
+    while not game.is_over:
+        if game.phase == "turn":
+            p = game.current
+            claimable = {a.route for a in game.legal_actions() if a.type == CLAIM}
+            problems = game.claim_problems(p)
+            assert {r.id for r in game.edition.routes} - set(problems) == claimable
+            checked += 1
+        game.step(rng.choice(game.legal_actions()))
+    assert checked > 20
+
+
+def test_double_route_of_group_zero_gets_the_lane_reason() -> None:
+    """The client once treated double-route group 0 as "no group" (atlanta-new-orleans on USA)."""
+    game = Game("usa", 2, 1)
+    ed = game.edition
+    first = ed.routes[ed.route_index["atlanta-new-orleans/1"]]
+    assert first.group == 0
+    game.route_owner[first.index] = 1
+    game._labels = [None, None]
+    assert game.claim_problems(0)["atlanta-new-orleans/2"][0] == "lane_closed"
+    assert game.claim_problems(1)["atlanta-new-orleans/2"][0] == "own_lane"
+
+
+@pytest.mark.parametrize(("edition", "players", "seed"), [("usa", 3, 7), ("europe", 2, 8), ("europe", 4, 9), ("marklin", 3, 10)])
+def test_ticket_report_matches_final_scoring(edition: str, players: int, seed: int) -> None:
+    game, rng = Game(edition, players, seed), random.Random(seed)
+    while not game.is_over:
+        game.step(rng.choice(game.legal_actions()))
+    result = game.result()
+    for p in range(players):
+        report = game.ticket_report(p)
+        scored = result["players"][p]["tickets"]
+        assert [t["id"] for t in report] == [t["id"] for t in scored]
+        assert [t["status"] != "open" for t in report] == [t["completed"] for t in scored]
+        routes = {r.id: r for r in game.edition.routes}
+        for t in report:
+            assert bool(t["path"]) == (t["status"] != "open")
+            for rid in t["path"]:
+                owner = game.route_owner[routes[rid].index]
+                assert owner == p or t["status"] == "station"
