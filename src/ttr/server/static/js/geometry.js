@@ -10,6 +10,11 @@ export function mercator(lat, lon) {
   return [(lon * Math.PI) / 180, -Math.log(Math.tan(Math.PI / 4 + phi / 2))];
 }
 
+function spreadAspect(pts) {
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  return (Math.max(...xs) - Math.min(...xs)) / (Math.max(...ys) - Math.min(...ys) || 1);
+}
+
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : 1;
@@ -45,8 +50,11 @@ export function layoutCities(map, opts = {}) {
     pairs.set(key, { i: Math.min(i, j), j: Math.max(i, j), len: Math.max(old ? old.len : 0, r.length) });
   }
   const edges = [...pairs.values()];
-  const unit = median(edges.map((e) => Math.hypot(proj[e.i][0] - proj[e.j][0], proj[e.i][1] - proj[e.j][1]) / e.len)) || 1;
-  const home = proj.map(([x, y]) => [x / unit, y / unit]);
+  const stretch = opts.aspect ? Math.max(1, Math.min(opts.maxStretch ?? 2, opts.aspect / spreadAspect(proj))) : 1;
+  const wide = proj.map(([x, y]) => [x * stretch, y]);
+  const unit = median(edges.map((e) => Math.hypot(wide[e.i][0] - wide[e.j][0], wide[e.i][1] - wide[e.j][1]) / e.len)) || 1;
+  const home = wide.map(([x, y]) => [x / unit, y / unit]);
+  const slack = stretch > 1 ? opts.slack ?? 0.15 : 1; // a stretched board lets routes be longer than their spaces
   const pos = home.map((p) => [p[0], p[1]]);
   const n = pos.length;
   const gap = opts.gap ?? 0.9; // room for the two city circles, in spaces
@@ -62,7 +70,7 @@ export function layoutCities(map, opts = {}) {
       const dx = b[0] - a[0], dy = b[1] - a[1];
       const d = Math.hypot(dx, dy) || 1e-6;
       const want = e.len + gap;
-      const f = (0.25 * (d - want)) / d;
+      const f = (0.25 * (d > want ? slack : 1) * (d - want)) / d;
       force[e.i][0] += f * dx; force[e.i][1] += f * dy;
       force[e.j][0] -= f * dx; force[e.j][1] -= f * dy;
     }
