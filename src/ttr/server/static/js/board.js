@@ -203,7 +203,7 @@ export class Board {
 
   /**
    * Place every city label (font size `fs` in board units) where it overlaps no other label and as few cities
-   * and route spaces as possible: 16 candidate spots around the city (near ones preferred), chosen greedily,
+   * and route spaces as possible: 36 candidate spots around the city (near ones preferred), chosen greedily,
    * then a few passes that move any label still touching another one. Boxes are the texts' measured boxes.
    */
   placeLabels(fs) {
@@ -229,17 +229,19 @@ export class Board {
       try { bb = text.getBBox(); } catch { bb = null; }
       if (!bb || !bb.width) bb = { x: 0, y: -0.92 * fs, width: c.name.length * fs * 0.58, height: 1.17 * fs }; // not laid out yet
       const [x, y] = this.pos.get(c.id);
-      const w = bb.width + 2, h = bb.height + 1;
+      const w = bb.width + 2, h = bb.height + 2; // 1 unit of air all round
       const cands = [];
-      for (const [ring, penalty] of [[CITY_R + 2.5, 0], [CITY_R + 2.5 + 0.9 * fs, 0.06]]) {
+      [[CITY_R + 2.5, 0], [CITY_R + 2.5 + 0.9 * fs, 0.06], [CITY_R + 2.5 + 1.9 * fs, 0.15]].forEach(([ring, penalty]) => {
         const dx = ring, dy = ring * 0.72;
         cands.push(
           [x + dx, y - h / 2, penalty], [x - dx - w, y - h / 2, penalty],
           [x - w / 2, y - dy - h, penalty + 0.01], [x - w / 2, y + dy, penalty + 0.01],
           [x + dx * 0.75, y - dy - h + 2, penalty + 0.02], [x - dx * 0.75 - w, y - dy - h + 2, penalty + 0.02],
           [x + dx * 0.75, y + dy - 2, penalty + 0.02], [x - dx * 0.75 - w, y + dy - 2, penalty + 0.02],
+          [x - w * 0.15, y - dy - h, penalty + 0.03], [x - w * 0.85, y - dy - h, penalty + 0.03],
+          [x - w * 0.15, y + dy, penalty + 0.03], [x - w * 0.85, y + dy, penalty + 0.03],
         );
-      }
+      });
       return { c, text, bb, w, h, cands: cands.map(([bx, by, pen]) => ({ box: [bx, by, bx + w, by + h], pen })), at: null };
     });
     const cost = (it, cand, others) => {
@@ -248,7 +250,7 @@ export class Board {
       for (const o of cityBoxes) if (o[4] !== it.c.id) v += 8 * overlap(box, o);
       for (const o of spaceBoxes) v += overlap(box, o);
       v += 4 * it.h * outside(box);
-      for (const o of others) if (o !== it && o.at) v += 40 * overlap(box, o.at.box);
+      for (const o of others) if (o !== it && o.at) v += 1000 * overlap(box, o.at.box); // labels never on labels
       return v;
     };
     const choose = (it) => {
@@ -262,7 +264,7 @@ export class Board {
     // The most crowded cities first; then move whatever still collides.
     const crowd = (it) => cityBoxes.filter((o) => Math.abs(o[0] - it.cands[0].box[0]) < 4 * it.w && Math.abs(o[1] - it.cands[0].box[1]) < 6 * it.h).length;
     [...items].sort((p, q) => crowd(q) - crowd(p) || (p.c.area ? 1 : 0) - (q.c.area ? 1 : 0)).forEach(choose);
-    for (let pass = 0; pass < 6; pass++) {
+    for (let pass = 0; pass < 10; pass++) {
       const clashing = items.filter((it) => items.some((o) => o !== it && overlap(it.at.box, o.at.box) > 0));
       if (!clashing.length) break;
       clashing.forEach(choose);
@@ -271,7 +273,7 @@ export class Board {
     for (const it of items) {
       const [bx, by] = it.at.box;
       it.text.setAttribute("x", (bx + 1 - it.bb.x).toFixed(1));
-      it.text.setAttribute("y", (by + 0.5 - it.bb.y).toFixed(1));
+      it.text.setAttribute("y", (by + 1 - it.bb.y).toFixed(1));
       this.labelBoxes.set(it.c.id, it.at.box);
     }
     this.drawFocus();
