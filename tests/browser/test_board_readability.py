@@ -2,7 +2,7 @@
 
 Measured on a mid-game board of each edition (a real engine state served to the page):
 - at 1366×768, the drawn board (cities, spaces, labels) covers ≥ 60% of the map panel, city labels are ≥ 10 px at
-  the 10th percentile, no two city labels overlap and none leaves the panel;
+  the 10th percentile, no two city labels overlap, none leaves the panel and nothing lies under the zoom buttons;
 - at 390×844 (a phone), the board spans the width and the panel takes the board's shape (no empty bands);
 - dragging with the mouse and a two-finger pinch (CDP touch events) move and zoom the map under the pointer.
 The figures are written to artifacts/board-readability.json and the screenshots to artifacts/screenshots/.
@@ -69,6 +69,7 @@ def test_board_fills_the_panel_with_readable_labels_at_1366x768(
         "label_box_height_p10": round(percentile(m["label_heights"], 0.1), 2),
         "label_collisions": len(m["collisions"]),
         "labels_over_other_cities": len(m["over_cities"]),
+        "under_zoom_buttons": m["under_buttons"],
         "panel": [round(x) for x in m["panel"][2:]],
     }
     page.locator(".area-board").screenshot(path=str(screenshot_path(f"board-{edition}-1366x768.png")))
@@ -77,6 +78,7 @@ def test_board_fills_the_panel_with_readable_labels_at_1366x768(
     assert p10 >= 10, FIGURES[f"{edition}@1366x768"]
     assert m["collisions"] == [], m["collisions"]
     assert m["outside"] == 0
+    assert m["under_buttons"] == 0  # the zoom buttons float beside the board, never over a city, label or space
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

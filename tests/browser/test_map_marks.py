@@ -295,7 +295,7 @@ def test_tapping_a_ticket_on_a_phone_keeps_its_path_lit(server: Server, pages: P
     item.tap()
     page.wait_for_timeout(50)
     assert lit_path(page) == sorted(tickets_board["path"])
-    page.locator(".area-board").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshot_path("ticket-path-usa-390x844.png")))
     item.tap()
     page.wait_for_timeout(50)

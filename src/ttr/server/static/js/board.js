@@ -100,7 +100,6 @@ export class Board {
     for (const r of this.map.routes) this.buildRoute(r);
     for (const c of this.map.cities) this.buildCity(c);
     this.host.replaceChildren(svg);
-    this.placeLabels(this.fontSize);
     this.tooltip = document.createElement("div");
     this.tooltip.className = "board-tooltip";
     this.tooltip.hidden = true;
@@ -201,6 +200,30 @@ export class Board {
     this.cityEls.set(c.id, g);
   }
 
+  /** Label texts, created once and measured once at a reference size (widths scale with the font size). */
+  makeLabels() {
+    const REF = 20;
+    const texts = this.map.cities.map((c) => {
+      const text = el("text", { class: c.area ? "city-label area-label" : "city-label", x: 0, y: 0, "data-city": c.id }, this.layerLabels);
+      text.textContent = c.name;
+      text.style.fontSize = `${(c.area ? 0.94 : 1) * REF}px`;
+      return text;
+    });
+    let measured = true;
+    this.labelRef = texts.map((text, i) => { // all created first: one layout for all the measurements
+      const c = this.map.cities[i];
+      let bb = null;
+      try { bb = text.getBBox(); } catch { bb = null; }
+      if (!bb || !bb.width) { // not laid out (hidden host): an estimate, measured again next time
+        measured = false;
+        bb = { x: 0, y: -0.92 * REF, width: c.name.length * REF * 0.58, height: 1.17 * REF };
+      }
+      const at = (c.area ? 0.94 : 1) * REF; // per unit of font size
+      return { c, text, x: bb.x / at, y: bb.y / at, w: bb.width / at, h: bb.height / at, scale: c.area ? 0.94 : 1 };
+    });
+    this.labelsMeasured = measured;
+  }
+
   /**
    * Place every city label (font size `fs` in board units) where it overlaps no other label and as few cities
    * and route spaces as possible: 36 candidate spots around the city (near ones preferred), chosen greedily,
@@ -208,26 +231,41 @@ export class Board {
    */
   placeLabels(fs) {
     this.fontSize = fs;
-    this.layerLabels.replaceChildren();
-    const cityBoxes = [];
-    for (const [id, p] of this.pos) cityBoxes.push([p[0] - CITY_R - 1, p[1] - CITY_R - 1, p[0] + CITY_R + 1, p[1] + CITY_R + 1, id]);
-    const spaceBoxes = [];
-    for (const sm of this.sampled.values()) {
-      for (let k = 2; k < sm.pts.length - 2; k += 3) {
-        const [x, y] = sm.pts[k];
-        spaceBoxes.push([x - 4.5, y - 4.5, x + 4.5, y + 4.5]);
+    if (!this.labelRef || !this.labelsMeasured) {
+      this.layerLabels.replaceChildren();
+      this.makeLabels();
+    }
+    if (!this.obstacles) { // cities and route spaces, bucketed by the cell of their centre
+      const CELL = 48, grid = new Map();
+      const put = (box) => {
+        const key = `${Math.floor((box[0] + box[2]) / 2 / CELL)},${Math.floor((box[1] + box[3]) / 2 / CELL)}`;
+        if (!grid.has(key)) grid.set(key, []);
+        grid.get(key).push(box);
+      };
+      for (const [id, p] of this.pos) put([p[0] - CITY_R - 1, p[1] - CITY_R - 1, p[0] + CITY_R + 1, p[1] + CITY_R + 1, 8, id]);
+      for (const sm of this.sampled.values()) {
+        for (let k = 2; k < sm.pts.length - 2; k += 3) {
+          const [x, y] = sm.pts[k];
+          put([x - 4.5, y - 4.5, x + 4.5, y + 4.5, 1, null]);
+        }
       }
+      const reach = CITY_R + 1; // the largest half-size of an obstacle
+      this.obstacles = (box, visit) => {
+        for (let i = Math.floor((box[0] - reach) / CELL); i <= Math.floor((box[2] + reach) / CELL); i++) {
+          for (let j = Math.floor((box[1] - reach) / CELL); j <= Math.floor((box[3] + reach) / CELL); j++) {
+            for (const o of grid.get(`${i},${j}`) || []) visit(o);
+          }
+        }
+      };
     }
     const overlap = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
     const { width: W, height: H } = this.world;
     const outside = (box) => box[2] - box[0] - (Math.min(box[2], W) - Math.max(box[0], 0)) + (box[3] - box[1] - (Math.min(box[3], H) - Math.max(box[1], 0)));
-    const items = this.map.cities.map((c) => {
-      const text = el("text", { class: c.area ? "city-label area-label" : "city-label", x: 0, y: 0, "data-city": c.id }, this.layerLabels);
-      text.textContent = c.name;
-      text.style.fontSize = `${(c.area ? 0.94 : 1) * fs}px`;
-      let bb = null;
-      try { bb = text.getBBox(); } catch { bb = null; }
-      if (!bb || !bb.width) bb = { x: 0, y: -0.92 * fs, width: c.name.length * fs * 0.58, height: 1.17 * fs }; // not laid out yet
+    const items = this.labelRef.map((ref) => {
+      const { c, text } = ref;
+      const size = ref.scale * fs;
+      text.style.fontSize = `${size}px`;
+      const bb = { x: ref.x * size, y: ref.y * size, width: ref.w * size, height: ref.h * size };
       const [x, y] = this.pos.get(c.id);
       const w = bb.width + 2, h = bb.height + 2; // 1 unit of air all round
       const cands = [];
@@ -242,27 +280,31 @@ export class Board {
           [x - w * 0.15, y + dy, penalty + 0.03], [x - w * 0.85, y + dy, penalty + 0.03],
         );
       });
-      return { c, text, bb, w, h, cands: cands.map(([bx, by, pen]) => ({ box: [bx, by, bx + w, by + h], pen })), at: null };
+      return { c, text, bb, w, h, cands: cands.map(([bx, by, pen]) => ({ box: [bx, by, bx + w, by + h], pen, fixed: null })), at: null };
     });
-    const cost = (it, cand, others) => {
-      const { box } = cand;
-      let v = cand.pen * it.w * it.h;
-      for (const o of cityBoxes) if (o[4] !== it.c.id) v += 8 * overlap(box, o);
-      for (const o of spaceBoxes) v += overlap(box, o);
-      v += 4 * it.h * outside(box);
-      for (const o of others) if (o !== it && o.at) v += 1000 * overlap(box, o.at.box); // labels never on labels
+    const fixedCost = (it, cand) => { // what does not depend on the other labels, computed once per spot
+      if (cand.fixed === null) {
+        let v = cand.pen * it.w * it.h + 4 * it.h * outside(cand.box);
+        this.obstacles(cand.box, (o) => { if (o[5] !== it.c.id) v += o[4] * overlap(cand.box, o); });
+        cand.fixed = v;
+      }
+      return cand.fixed;
+    };
+    const cost = (it, cand) => {
+      let v = fixedCost(it, cand);
+      for (const o of items) if (o !== it && o.at) v += 1000 * overlap(cand.box, o.at.box); // labels never on labels
       return v;
     };
     const choose = (it) => {
       let best = null, bestCost = Infinity;
       for (const cand of it.cands) {
-        const v = cost(it, cand, items);
+        const v = cost(it, cand);
         if (v < bestCost - 0.01) { bestCost = v; best = cand; }
       }
       it.at = best;
     };
     // The most crowded cities first; then move whatever still collides.
-    const crowd = (it) => cityBoxes.filter((o) => Math.abs(o[0] - it.cands[0].box[0]) < 4 * it.w && Math.abs(o[1] - it.cands[0].box[1]) < 6 * it.h).length;
+    const crowd = (it) => { let n = 0; this.obstacles([it.cands[0].box[0] - 2 * it.w, it.cands[0].box[1] - 3 * it.h, it.cands[0].box[2] + 2 * it.w, it.cands[0].box[3] + 3 * it.h], (o) => { if (o[5]) n++; }); return n; };
     [...items].sort((p, q) => crowd(q) - crowd(p) || (p.c.area ? 1 : 0) - (q.c.area ? 1 : 0)).forEach(choose);
     for (let pass = 0; pass < 10; pass++) {
       const clashing = items.filter((it) => items.some((o) => o !== it && overlap(it.at.box, o.at.box) > 0));
@@ -521,17 +563,35 @@ export class Board {
     this.beforeReveal = null;
     const box = this.host.getBoundingClientRect();
     const pad = SPACE * 0.15;
+    // Zoom buttons floating over the board's right edge (wide screens): the board is fitted beside them.
+    const ctl = this.host.parentElement ? this.host.parentElement.querySelector(".zoom-controls") : null;
+    const cr = ctl ? ctl.getBoundingClientRect() : null;
+    const reserve = cr && cr.width && cr.left < box.right && cr.right > box.left && cr.top < box.bottom && cr.bottom > box.top
+      ? Math.max(0, box.right - cr.left + 4) : 0;
+    let content = null;
     for (let round = 0; round < 3; round++) {
-      const c = this.contentBox();
-      this.vb = { x: c.x - pad, y: c.y - pad, w: c.w + 2 * pad, h: c.h + 2 * pad };
-      if (!box.width || !box.height) break;
-      const scale = Math.min(box.width / this.vb.w, box.height / this.vb.h);
+      const c = this.contentBox(); // the first round: cities and spaces only, the labels are not placed yet
+      content = { x: c.x - pad, y: c.y - pad, w: c.w + 2 * pad, h: c.h + 2 * pad };
+      this.vb = content;
+      if (!box.width || !box.height) {
+        if (this.labelBoxes) break;
+        this.placeLabels(LABEL_MIN * 1.3);
+        continue;
+      }
+      const free = Math.max(box.width / 2, box.width - reserve);
+      const scale = Math.min(free / content.w, box.height / content.h);
+      this.vb = { // the host's own shape, the content centred in the part the buttons leave free
+        x: content.x + content.w / 2 - free / 2 / scale,
+        y: content.y + content.h / 2 - box.height / 2 / scale,
+        w: box.width / scale,
+        h: box.height / scale,
+      };
       const fs = Math.max(LABEL_MIN, Math.min(LABEL_MAX, LABEL_PX / scale));
-      if (Math.abs(fs - this.fontSize) / this.fontSize < 0.04) break;
+      if (this.labelBoxes && Math.abs(fs - this.fontSize) / this.fontSize < 0.04) break;
       this.placeLabels(fs);
     }
     this.fitted = true;
-    this.host.style.setProperty("--board-aspect", (this.vb.w / this.vb.h).toFixed(3));
+    this.host.style.setProperty("--board-aspect", (content.w / content.h).toFixed(3)); // narrow screens: the panel's shape
     this.applyViewBox();
   }
 
