@@ -9,8 +9,9 @@ const NS = "http://www.w3.org/2000/svg";
 const LANE = 11; // thickness of a space
 const LANE_GAP = 13; // distance between parallel lanes
 const CITY_R = 7.5;
-// Boards narrower than this (Nordic, Märklin) are stretched east–west to it, as the printed boards are, so that
-// they fill a landscape panel (geometry.js: layoutCities `aspect`).
+// Boards narrower than this (Nordic, Märklin) are widened east–west to it, as the printed boards are, so that
+// they fill a landscape panel (geometry.js: layoutCities `aspect`). Not on narrow screens, where the panel takes
+// the board's shape and a tall board uses a phone's height.
 const BOARD_ASPECT = 1.3;
 // City labels are at least this many screen pixels high when the board is fitted to its panel (their size in
 // board units follows the panel, within LABEL_MIN..LABEL_MAX units).
@@ -56,7 +57,9 @@ export class Board {
     this.handlers = handlers;
     this.routes = new Map(map.routes.map((r) => [r.id, r]));
     this.cities = new Map(map.cities.map((c) => [c.id, c]));
-    const { pos, width, height } = layoutCities(map, { aspect: BOARD_ASPECT, ...layoutOptions });
+    // Narrow screens give the panel the board's own shape (board.css), so a tall board stays tall there.
+    const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 900px)").matches;
+    const { pos, width, height } = layoutCities(map, { aspect: narrow ? null : BOARD_ASPECT, ...layoutOptions });
     this.pos = pos;
     this.world = { width, height };
     this.lanes = routeLanes(map, pos, LANE_GAP);
@@ -77,7 +80,7 @@ export class Board {
         const key = `${Math.round(b.width)}x${Math.round(b.height)}`;
         if (key === last || !b.width || !b.height) return;
         last = key;
-        if (this.fitted && !this.beforeReveal) this.fit(); // the player's own zoom is kept
+        if (this.fitted && !this.beforeReveal) requestAnimationFrame(() => this.fit()); // the player's own zoom is kept
       });
       this.resizer.observe(this.host);
     }
