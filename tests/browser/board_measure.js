@@ -22,6 +22,14 @@
     const r = g.querySelector('.city-dot').getBoundingClientRect(); return [g.dataset.city, [r.left, r.top, r.right, r.bottom]]; });
   const overCities = [];
   labels.forEach((t, i) => { for (const [id, b] of dots) if (id !== t.dataset.city && inter(boxes[i], b) > 1) overCities.push([t.dataset.city, id]); });
+  // A label nearer (box to dot centre) to another city than to its own reads as that city's name.
+  const centres = Object.fromEntries(dots.map(([id, b]) => [id, [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]]));
+  const gapTo = (b, p) => Math.hypot(Math.max(b[0] - p[0], 0, p[0] - b[2]), Math.max(b[1] - p[1], 0, p[1] - b[3]));
+  const ambiguous = [];
+  labels.forEach((t, i) => {
+    const own = gapTo(boxes[i], centres[t.dataset.city]);
+    for (const [id, p] of Object.entries(centres)) if (id !== t.dataset.city && gapTo(boxes[i], p) < own) { ambiguous.push([t.dataset.city, id]); break; }
+  });
   const ctl = document.querySelector('.zoom-controls').getBoundingClientRect();
   const underButtons = [...document.querySelectorAll('g.city .city-dot, text.city-label, g.space')].filter((n) => {
     const r = n.getBoundingClientRect(); return inter([r.left, r.top, r.right, r.bottom], [ctl.left, ctl.top, ctl.right, ctl.bottom]) > 0; }).length;
@@ -32,6 +40,6 @@
     share: Math.max(0, cx1 - cx0) * Math.max(0, cy1 - cy0) / (panel.width * panel.height),
     label_px: labels.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale),
     label_heights: boxes.map((b) => b[3] - b[1]),
-    collisions, over_cities: overCities, outside, labels: labels.length, under_buttons: underButtons,
+    collisions, over_cities: overCities, outside, labels: labels.length, under_buttons: underButtons, ambiguous,
   };
 })

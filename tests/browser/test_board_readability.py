@@ -2,7 +2,8 @@
 
 Measured on a mid-game board of each edition (a real engine state served to the page):
 - at 1366×768, the drawn board (cities, spaces, labels) covers ≥ 60% of the map panel, city labels are ≥ 10 px at
-  the 10th percentile, no two city labels overlap, none leaves the panel and nothing lies under the zoom buttons;
+  the 10th percentile, no two city labels overlap, each label is nearer its own city than any other, none leaves
+  the panel and nothing lies under the zoom buttons;
 - at 390×844 (a phone), the board spans the width and the panel takes the board's shape (no empty bands);
 - dragging with the mouse and a two-finger pinch (CDP touch events) move and zoom the map under the pointer.
 The figures are written to artifacts/board-readability.json and the screenshots to artifacts/screenshots/.
@@ -70,6 +71,7 @@ def test_board_fills_the_panel_with_readable_labels_at_1366x768(
         "label_collisions": len(m["collisions"]),
         "labels_over_other_cities": len(m["over_cities"]),
         "under_zoom_buttons": m["under_buttons"],
+        "labels_nearer_another_city": len(m["ambiguous"]),
         "panel": [round(x) for x in m["panel"][2:]],
     }
     page.locator(".area-board").screenshot(path=str(screenshot_path(f"board-{edition}-1366x768.png")))
@@ -79,6 +81,7 @@ def test_board_fills_the_panel_with_readable_labels_at_1366x768(
     assert m["collisions"] == [], m["collisions"]
     assert m["outside"] == 0
     assert m["under_buttons"] == 0  # the zoom buttons float beside the board, never over a city, label or space
+    assert m["ambiguous"] == []  # every label is nearer its own city than any other one
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -96,12 +99,14 @@ def test_phone_board_spans_the_width_without_empty_bands(
         "panel": [round(panel_w), round(panel_h)],
         "label_px_p10": round(percentile(m["label_px"], 0.1), 2),
         "label_collisions": len(m["collisions"]),
+        "labels_nearer_another_city": len(m["ambiguous"]),
     }
     page.screenshot(path=str(screenshot_path(f"board-{edition}-390x844.png")))
     assert drawn_w >= 0.93 * width, FIGURES[f"{edition}@390x844"]
     assert m["share"] >= 0.85, FIGURES[f"{edition}@390x844"]  # the panel has the board's shape: no empty bands
     assert panel_h - drawn_h <= 0.1 * panel_h
     assert m["collisions"] == []
+    assert m["ambiguous"] == []
     assert m["outside"] == 0
     # Nothing of the page sticks out sideways.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width

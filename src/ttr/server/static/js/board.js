@@ -285,10 +285,18 @@ export class Board {
       });
       return { c, text, bb, w, h, cands: cands.map(([bx, by, pen]) => ({ box: [bx, by, bx + w, by + h], pen, fixed: null })), at: null };
     });
+    const gapTo = (box, p) => Math.hypot(Math.max(box[0] - p[0], 0, p[0] - box[2]), Math.max(box[1] - p[1], 0, p[1] - box[3]));
     const fixedCost = (it, cand) => { // what does not depend on the other labels, computed once per spot
       if (cand.fixed === null) {
-        let v = cand.pen * it.w * it.h + 4 * it.h * outside(cand.box);
-        this.obstacles(cand.box, (o) => { if (o[5] !== it.c.id) v += o[4] * overlap(cand.box, o); });
+        const box = cand.box;
+        let v = cand.pen * it.w * it.h + 4 * it.h * outside(box);
+        this.obstacles(box, (o) => { if (o[5] !== it.c.id) v += o[4] * overlap(box, o); });
+        // A label must be nearer its own city than any other: else it reads as the other city's name.
+        const own = gapTo(box, this.pos.get(it.c.id)) + 3;
+        const [x0, y0, x1, y1] = box;
+        this.obstacles([x0 - own, y0 - own, x1 + own, y1 + own], (o) => {
+          if (o[5] && o[5] !== it.c.id && gapTo(box, this.pos.get(o[5])) < own) v += 50 * it.w * it.h;
+        });
         cand.fixed = v;
       }
       return cand.fixed;
