@@ -60,12 +60,13 @@ def _dumps(obj: Any) -> str:
 
 def closed_routes(game: Game) -> list[str]:
     """Unclaimed lanes of double routes that no player may claim any more: with fewer players than the edition's
-    `all_lanes_min_players`, a claimed lane closes its twins. Decided by the engine's own group rule, for every seat."""
+    `all_lanes_min_players`, a claimed lane closes its twins. Decided by the engine's own rule (Game.lane_closed),
+    for every seat."""
     owner = game.route_owner
     return [
         r.id
         for r in game.edition.routes
-        if r.group >= 0 and owner[r.index] < 0 and all(game._group_blocked(r, p) for p in range(game.n))
+        if r.group >= 0 and owner[r.index] < 0 and all(game.lane_closed(r, p) for p in range(game.n))
     ]
 
 
