@@ -346,7 +346,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def spectate(game_id: str) -> Response:
         live = await live_game(game_id)
         st = live.state(SPECTATOR, None)
-        return json_response({"seq": st["seq"], "view": st["view"], "summary": st["summary"]})
+        return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes")})
 
     @app.post(
         "/api/games/{game_id}/actions",

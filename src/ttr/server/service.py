@@ -58,6 +58,18 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+def closed_routes(game: Game) -> list[str]:
+    """Unclaimed lanes of double routes that no player may claim any more: with fewer players than the edition's
+    `all_lanes_min_players`, a claimed lane closes its twins. Decided by the engine's own rule (Game.lane_closed),
+    for every seat."""
+    owner = game.route_owner
+    return [
+        r.id
+        for r in game.edition.routes
+        if r.group >= 0 and owner[r.index] < 0 and all(game.lane_closed(r, p) for p in range(game.n))
+    ]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -228,6 +240,7 @@ class LiveGame:
                 "legal": [a.to_json() for a in g.legal_actions()] if my_turn else [],
                 "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
                 "summary": self.summary(),
+                "closed_routes": closed_routes(g),
             }
         return self.memo[key]
 

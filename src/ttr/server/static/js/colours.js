@@ -19,6 +19,21 @@ export const FILL = {
   passenger: "#c9a26b",
 };
 
+/** `hex` mixed with white: t = 0 is the colour itself, 1 is white. */
+export function tint(hex, t) {
+  const n = parseInt(hex.slice(1), 16);
+  const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) => Math.round(c + (255 - c) * t));
+  return `#${ch.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+}
+
+// An unclaimed route space on the board is a flat, pale slot outlined in its printed colour, so that a
+// player's train (a full-strength carriage with a dark outline) never reads as a route of that colour:
+// every pale slot is at least ΔE 30 (CIELAB) away from every player colour (tests/browser/test_claimed_routes.py
+// measures it on screen). Black (a little lighter), white and gray are far from every player colour.
+const PALE = 0.42;
+export const SLOT_FILL = Object.fromEntries(Object.entries(FILL).map(([k, v]) => [k, k === "black" ? tint(v, 0.2) : k === "white" || k === "gray" ? v : tint(v, PALE)]));
+export const SLOT_EDGE = { ...FILL, white: "#8d887b", black: "#111114", gray: "#6e6a62" };
+
 // Text colour that reads on each fill.
 export const INK = {
   red: "#fff", orange: "#222", yellow: "#222", green: "#fff", blue: "#fff", purple: "#fff",
@@ -36,16 +51,17 @@ export const PLAYER_INK = ["#fff", "#fff", "#fff", "#222", "#fff"];
 // Colour-blind mode marks each player's trains with a shape as well as the seat number.
 export const PLAYER_SHAPES = ["●", "▲", "■", "◆", "★"];
 
-/** SVG <pattern> definitions, one per card colour, drawn over route spaces in colour-blind mode. */
+/** SVG <pattern> definitions, one per card colour, drawn over route spaces in colour-blind mode (dark lines:
+ * the route slots they cover are pale). */
 export function patternDefs(svgNS) {
   const defs = document.createElementNS(svgNS, "defs");
   const specs = {
     red: '<path d="M0 8 L8 0" stroke="#000" stroke-width="1.4" stroke-opacity=".55"/>',
     orange: '<circle cx="4" cy="4" r="1.5" fill="#000" fill-opacity=".5"/>',
     yellow: '<path d="M0 4 H8" stroke="#000" stroke-width="1.2" stroke-opacity=".5"/>',
-    green: '<path d="M4 0 V8" stroke="#fff" stroke-width="1.4" stroke-opacity=".75"/>',
-    blue: '<path d="M0 0 L8 8 M8 0 L0 8" stroke="#fff" stroke-width="1" stroke-opacity=".7"/>',
-    purple: '<path d="M0 0 L8 8" stroke="#fff" stroke-width="1.4" stroke-opacity=".7"/>',
+    green: '<path d="M4 0 V8" stroke="#000" stroke-width="1.4" stroke-opacity=".45"/>',
+    blue: '<path d="M0 0 L8 8 M8 0 L0 8" stroke="#000" stroke-width="1" stroke-opacity=".45"/>',
+    purple: '<path d="M0 0 L8 8" stroke="#000" stroke-width="1.4" stroke-opacity=".45"/>',
     white: '<circle cx="4" cy="4" r="1" fill="#000" fill-opacity=".35"/>',
     black: '<path d="M0 4 H8 M4 0 V8" stroke="#fff" stroke-width=".8" stroke-opacity=".6"/>',
   };

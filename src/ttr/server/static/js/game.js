@@ -11,7 +11,7 @@ import { describeEvent } from "./eventlog.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { analyseLegal } from "./legal.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
-import { endNodes, ticketStatus } from "./network.js";
+import { endNodes, ticketPaths, ticketStatus } from "./network.js";
 import { icon } from "./icons.js";
 import { finalSheet } from "./scoresheet.js";
 import * as sheets from "./sheets.js";
@@ -79,7 +79,7 @@ export class GameClient {
   async fetchState(seat = null) {
     if (!this.token) {
       const s = await api("GET", `/api/games/${encodeURIComponent(this.id)}/spectate`);
-      this.setState({ seq: s.seq, seat: null, seats_controlled: [], view: s.view, legal: [], can_undo: false, summary: s.summary || this.summary });
+      this.setState({ seq: s.seq, seat: null, seats_controlled: [], view: s.view, legal: [], can_undo: false, summary: s.summary || this.summary, closed_routes: s.closed_routes });
       return;
     }
     const q = seat !== null && seat !== undefined ? `?seat=${seat}` : "";
@@ -294,7 +294,11 @@ export class GameClient {
 
   renderBoard() {
     const v = this.view;
-    this.board.setState({ owners: v.routes || {}, stations: v.stations || {}, passengers: v.public.map((p) => p.passengers || []), merchandise: v.merchandise || {} });
+    this.board.setState({ owners: v.routes || {}, stations: v.stations || {}, passengers: v.public.map((p) => p.passengers || []), merchandise: v.merchandise || {}, closed: this.state.closed_routes || [] });
+    const mine = this.covered || this.mySeat === null ? [] : v.tickets || []; // destinations and completed paths (board.js)
+    const status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, mine);
+    const found = ticketPaths(this.map, this.mySeat, v.routes || {}, status, mine);
+    this.board.setTickets(mine.map((tk, i) => ({ id: tk.id, cities: [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)], done: status[i] !== "open", routes: found[i] })));
     const claimable = new Set(this.isMyTurn() && v.phase === "turn" ? this.legal.claims.keys() : []);
     let pick = new Set();
     if (this.sheet && this.sheet.kind === "station-pick") pick = new Set(this.legal.stations.keys());
@@ -435,6 +439,7 @@ export class GameClient {
       h("span", { class: "ticket-points" }, String(tk.points)),
       h("span", { class: "sr-only" }, label));
     this.hoverCities(item, tk);
+    item.addEventListener("click", () => this.board.pinTicket(tk.id)); // a tap (or click) keeps its path lit; again: off
     return item;
   }
 
@@ -442,7 +447,7 @@ export class GameClient {
   hoverCities(node, tk) {
     const on = () => {
       const cities = [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)];
-      this.board.highlightCities(cities);
+      this.board.highlightCities(cities, tk.id);
       this.board.reveal({ cities }, this.els.sheet);
     };
     const off = () => this.board.highlightCities([]);

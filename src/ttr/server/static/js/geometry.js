@@ -26,43 +26,22 @@ export function pointSegment(p, a, b) {
 }
 
 /**
- * City positions in world units. Starts from the Mercator projection scaled so that a typical
- * route is as long as its spaces, then runs a few hundred deterministic relaxation steps:
- * each connection pulls towards its length in spaces, each city is held by a spring to its
- * geographic place, and cities too close to each other (or lying on someone else's route) are
- * pushed apart. The map stays recognisable while a 1-space route and a 6-space route both get
- * readable spaces.
+ * Relaxation steps moving `pos` in place: each connection pulls towards its length in spaces (a connection
+ * longer than that pulls with `slack` times the force), each city is held by a spring to `homeAt(step)`, and
+ * cities too close to each other (or lying on someone else's route) are pushed apart.
  */
-export function layoutCities(map, opts = {}) {
-  const ids = map.cities.map((c) => c.id);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const proj = map.cities.map((c) => mercator(c.lat, c.lon));
-  const pairs = new Map();
-  for (const r of map.routes) {
-    const i = index.get(r.a), j = index.get(r.b);
-    const key = i < j ? `${i}:${j}` : `${j}:${i}`;
-    const old = pairs.get(key);
-    pairs.set(key, { i: Math.min(i, j), j: Math.max(i, j), len: Math.max(old ? old.len : 0, r.length) });
-  }
-  const edges = [...pairs.values()];
-  const unit = median(edges.map((e) => Math.hypot(proj[e.i][0] - proj[e.j][0], proj[e.i][1] - proj[e.j][1]) / e.len)) || 1;
-  const home = proj.map(([x, y]) => [x / unit, y / unit]);
-  const pos = home.map((p) => [p[0], p[1]]);
+function relax(pos, edges, homeAt, { steps, anchor, slack = 1, gap, minSep, clear }) {
   const n = pos.length;
-  const gap = opts.gap ?? 0.9; // room for the two city circles, in spaces
-  const minSep = opts.minSep ?? 2.4;
-  const steps = opts.steps ?? 800;
-  const anchor = opts.anchor ?? 0.01;
-  const clear = opts.clear ?? 1.3;
   for (let s = 0; s < steps; s++) {
     const heat = 1 - s / steps;
+    const home = homeAt(s);
     const force = pos.map(() => [0, 0]);
     for (const e of edges) {
       const a = pos[e.i], b = pos[e.j];
       const dx = b[0] - a[0], dy = b[1] - a[1];
       const d = Math.hypot(dx, dy) || 1e-6;
       const want = e.len + gap;
-      const f = (0.25 * (d - want)) / d;
+      const f = (0.25 * (d > want ? slack : 1) * (d - want)) / d;
       force[e.i][0] += f * dx; force[e.i][1] += f * dy;
       force[e.j][0] -= f * dx; force[e.j][1] -= f * dy;
     }
@@ -100,9 +79,72 @@ export function layoutCities(map, opts = {}) {
       pos[i][1] += step * Math.max(-0.5, Math.min(0.5, force[i][1]));
     }
   }
+}
+
+function bounds(pos) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const [x, y] of pos) {
     minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/** How many pairs of connections (straight, between distinct cities) cross each other. */
+export function crossings(edges, pos) {
+  const ccw = (a, b, c) => Math.sign((c[1] - a[1]) * (b[0] - a[0]) - (b[1] - a[1]) * (c[0] - a[0]));
+  let count = 0;
+  for (let x = 0; x < edges.length; x++) {
+    for (let y = x + 1; y < edges.length; y++) {
+      const e = edges[x], f = edges[y];
+      if (e.i === f.i || e.i === f.j || e.j === f.i || e.j === f.j) continue;
+      const [A, B, C, D] = [pos[e.i], pos[e.j], pos[f.i], pos[f.j]];
+      if (ccw(A, B, C) * ccw(A, B, D) < 0 && ccw(C, D, A) * ccw(C, D, B) < 0) count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * City positions in world units. Starts from the Mercator projection scaled so that a typical
+ * route is as long as its spaces, then runs a few hundred deterministic relaxation steps (relax()).
+ * The map stays recognisable while a 1-space route and a 6-space route both get readable spaces.
+ *
+ * opts.aspect: a board narrower than this (width / height; Nordic, Märklin) is then widened east–west, as the
+ * printed boards are: for 300 more steps the cities are held to their relaxed places stretched east–west (up to
+ * opts.maxStretch = 2 times, reaching the aspect) and squeezed north–south (opts.squeeze = 0.75), gradually, while
+ * connections may grow longer than their spaces (pulling back with a tenth of the force). If that made two
+ * connections cross that did not before, the plain affine stretch of the relaxed layout is used instead.
+ */
+export function layoutCities(map, opts = {}) {
+  const ids = map.cities.map((c) => c.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const proj = map.cities.map((c) => mercator(c.lat, c.lon));
+  const pairs = new Map();
+  for (const r of map.routes) {
+    const i = index.get(r.a), j = index.get(r.b);
+    const key = i < j ? `${i}:${j}` : `${j}:${i}`;
+    const old = pairs.get(key);
+    pairs.set(key, { i: Math.min(i, j), j: Math.max(i, j), len: Math.max(old ? old.len : 0, r.length) });
+  }
+  const edges = [...pairs.values()];
+  const unit = median(edges.map((e) => Math.hypot(proj[e.i][0] - proj[e.j][0], proj[e.i][1] - proj[e.j][1]) / e.len)) || 1;
+  const home = proj.map(([x, y]) => [x / unit, y / unit]);
+  let pos = home.map((p) => [p[0], p[1]]);
+  const params = { gap: opts.gap ?? 0.9, minSep: opts.minSep ?? 2.4, clear: opts.clear ?? 1.3 };
+  relax(pos, edges, () => home, { ...params, steps: opts.steps ?? 800, anchor: opts.anchor ?? 0.01 });
+  let { minX, minY, maxX, maxY } = bounds(pos);
+  const stretch = opts.aspect ? Math.min(opts.maxStretch ?? 2, (opts.aspect * (maxY - minY)) / (maxX - minX || 1)) : 1;
+  if (stretch > 1.02) {
+    const base = pos.map((p) => [p[0], p[1]]);
+    const before = crossings(edges, base);
+    const ramp = opts.stretchSteps ?? 300;
+    const squeeze = opts.squeeze ?? 0.75;
+    const widened = (k, q = 1) => base.map(([x, y]) => [minX + (x - minX) * k, minY + (y - minY) * q]);
+    relax(pos, edges, (s) => { const f = Math.min(1, s / (0.6 * ramp)); return widened(1 + (stretch - 1) * f, 1 - (1 - squeeze) * f); }, {
+      ...params, steps: ramp, anchor: opts.stretchAnchor ?? 0.05, slack: opts.slack ?? 0.1,
+    });
+    if (crossings(edges, pos) > before) pos = widened(stretch);
+    ({ minX, minY, maxX, maxY } = bounds(pos));
   }
   const margin = 2.2;
   const out = new Map();
