@@ -276,3 +276,23 @@ def test_oversized_body_without_length_is_refused(client, caplog):
     assert res.status_code == 413 and res.json()["error"]["code"] == "too_large"
     assert client.get("/api/games").json() == []
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_state_serves_the_engines_claim_problems_and_ticket_report(client):
+    """The client words these; it does not re-implement them (engine-v2 issue, "rules served")."""
+    created = create(client, edition="usa", players=2, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}])
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    client.post(f"/api/games/{gid}/join", json={"name": "Ana"}, headers=bearer(token))
+    state = wait_for(lambda: (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"] and s)
+    client.post(f"/api/games/{gid}/actions", headers=bearer(token), json={"action": state["legal"][0]})
+    state = wait_for(lambda: (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"] and s)
+    claimable = {a["route"] for a in state["legal"] if a["type"] == "claim"}
+    problems = state["claim_problems"]
+    routes = {r["id"] for r in client.get("/api/editions/usa/map").json()["routes"]}
+    assert routes - set(problems) == claimable
+    assert {p["code"] for p in problems.values()} <= {"claimed", "own_lane", "lane_closed", "trains", "cards"}
+    report = state["ticket_report"]
+    assert [t["id"] for t in report] == [t["id"] for t in state["view"]["tickets"]]
+    assert all(t["status"] in {"done", "station", "open"} for t in report)
+    spect = client.get(f"/api/games/{gid}/spectate").json()
+    assert "claim_problems" not in spect and "ticket_report" not in spect

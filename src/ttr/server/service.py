@@ -241,6 +241,13 @@ class LiveGame:
                 "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
                 "summary": self.summary(),
                 "closed_routes": closed_routes(g),
+                # computed by the engine so that clients only render them (docs/api.md, "Game state")
+                "claim_problems": (
+                    {rid: {"code": code, **params} for rid, (code, params) in g.claim_problems(view_seat).items()}
+                    if view_seat is not None
+                    else {}
+                ),
+                "ticket_report": g.ticket_report(view_seat) if view_seat is not None else [],
             }
         return self.memo[key]
 

@@ -638,19 +638,20 @@ export class GameClient {
     this.explain(this.whyNotClaim(route));
   }
 
-  /** Why a route cannot be claimed now, in words (the same checks the engine makes). */
+  /** Why a route cannot be claimed now, in words: the engine's reason (`claim_problems` in the state), worded here. */
   whyNotClaim(route) {
-    const v = this.view;
-    const owner = v.routes[route.id];
     const name = routeName(this.map, route.id);
-    if (owner !== undefined) return t("why.claimed", { route: name, player: seatName(this.summary, owner) });
-    const lanes = this.map.routes.filter((r) => r.group && r.group === route.group && r.id !== route.id);
-    if (lanes.some((r) => v.routes[r.id] === this.mySeat)) return t("why.own_lane", { route: name });
-    const allLanes = v.players >= ((this.map.rules || {}).all_lanes_min_players || 4);
-    if (!allLanes && lanes.some((r) => v.routes[r.id] !== undefined)) return t("why.lane_closed", { route: name, count: v.players });
-    if (v.public[this.mySeat].trains < route.length) return t("why.trains", { route: name, count: route.length, trains: v.public[this.mySeat].trains });
-    return t("why.cards", { route: name, count: route.length, colour: t(`colour.${route.color || "gray"}`) });
+    const why = (this.state.claim_problems || {})[route.id];
+    if (!why) return t("why.cards", { route: name, count: route.length, colour: t(`colour.${route.color || "gray"}`) });
+    switch (why.code) {
+      case "claimed": return t("why.claimed", { route: name, player: seatName(this.summary, why.owner) });
+      case "own_lane": return t("why.own_lane", { route: name });
+      case "lane_closed": return t("why.lane_closed", { route: name, count: why.players });
+      case "trains": return t("why.trains", { route: name, count: why.length, trains: why.trains });
+      default: return t("why.cards", { route: name, count: route.length, colour: t(`colour.${why.colour || route.color || "gray"}`) });
+    }
   }
+
 
   onCity(id) {
     const v = this.view;
