@@ -106,7 +106,7 @@ class Hub:
             wake.set()
         if live.bot_to_move:
             self.schedule_bot(live.id)
-        elif live.status == "finished":
+        elif live.status in ("finished", "abandoned"):
             self._forget_bots(live.id)
 
     # ------------------------------------------------------------------ other processes
