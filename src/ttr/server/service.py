@@ -516,6 +516,8 @@ class GameService:
         for i, spec in enumerate(seat_specs):
             kind = spec.get("type")
             if kind == "bot":
+                if spec.get("open"):
+                    raise ApiError(422, "bad_seats", f"seat {i}: only a human seat can be open")
                 level = spec.get("level") or "medium"
                 if level not in LEVELS:
                     raise ApiError(422, "bad_level", f"seat {i}: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
