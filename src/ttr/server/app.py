@@ -32,6 +32,7 @@ from .errors import ApiError, unknown_game
 from .expiry import Expiry
 from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
+from .outage import OUTAGES, unavailable
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
 
 log = logging.getLogger("ttr.server")
@@ -273,6 +274,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def _api_error(_request: Request, exc: ApiError) -> Response:
         return error_response(exc)
 
+    async def _outage(_request: Request, exc: Exception) -> Response:  # reads outside hub.call (lists, replays)
+        return error_response(unavailable(exc))
+
+    for outage in OUTAGES:
+        app.add_exception_handler(outage, _outage)
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> Response:
         errors = exc.errors()
@@ -331,7 +338,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games", tags=["games"], summary="Public games (open: waiting for players; active; finished)")
     async def list_games(status: Literal["open", "active", "finished"] | None = None) -> Response:
         # a read of many games: in a worker thread even with SQLite, so that a big lobby never stalls play
-        return json_response(await asyncio.to_thread(service.list_games, status))
+        return json_response(await asyncio.to_thread(service.list_games, status))  # an outage: _outage answers 503
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary")
     async def game_summary(game_id: str) -> Response:
