@@ -119,13 +119,13 @@ def test_a_websocket_flood_is_closed_with_1008_and_an_error_first(client):
     gid = create(client)["game_id"]
     with client.websocket_connect(f"/ws/games/{gid}") as ws:
         assert ws.receive_json()["type"] == "update"
-        for _ in range(150):
+        for _ in range(400):
             ws.send_json({"type": "ping"})
         pongs, msg = 0, ws.receive_json()
         while msg == {"type": "pong"}:
             pongs += 1
             msg = ws.receive_json()
-        assert pongs == 100
+        assert 100 <= pongs < 400  # 100 in any second (more only if sending took over a second)
         assert msg["type"] == "error" and msg["error"]["code"] == "rate_limited" and msg["error"]["retry_after"] >= 1
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
