@@ -93,7 +93,7 @@ def test_an_invited_seat_cannot_be_taken_from_its_websocket(client):
 
 
 def test_serve_and_loadtest_commands(tmp_path, capsys):
-    server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0)
+    server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0, extra=["--no-limits"])  # one client, many games
     with running(server):
         for via in ("http", "ws"):
             assert (
