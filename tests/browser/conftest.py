@@ -53,6 +53,7 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             "--no-access-log",
             "--log-level",
             "warning",
+            "--no-limits",  # one browser creates a module's worth of games within a minute or two
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -286,13 +286,12 @@ def test_invite_join_from_the_lobby_and_watch(server: Server, new_page: Any) -> 
     wait_ready(ana)
     ana.fill("#player-name", "Ana")
     ana.click(".edition-card[data-edition='nordic']")
-    ana.select_option(".seat-type[data-seat='1']", "human")
+    ana.select_option(".seat-type[data-seat='1']", "open")  # an open seat: anyone in the lobby may take it
     ana.fill("#game-name", "Friday trains")
     ana.click("#create-game")
-    ana.wait_for_selector("#created")
-    invite = ana.input_value("#created .invite-url")
-    assert "/play/" in invite and "token=" in invite
-    gid = invite.split("/play/")[1].split("?")[0]
+    ana.wait_for_selector("#created .open-seat")
+    assert ana.locator("#created .invite-url").count() == 0  # no invitation link for an open seat
+    gid = ana.get_attribute("#go-to-game", "href").split("/play/")[1].split("?")[0]
 
     bruno = new_page()
     bruno.goto(server.base + "/")
@@ -300,7 +299,7 @@ def test_invite_join_from_the_lobby_and_watch(server: Server, new_page: Any) -> 
     bruno.fill("#player-name", "Bruno")
     row = bruno.locator(f"#open-games li[data-game='{gid}']")
     row.wait_for()
-    assert "Friday trains" in row.inner_text() and "free seat" in row.inner_text()
+    assert "Friday trains" in row.inner_text() and "open seat" in row.inner_text()
     row.locator("button.join").click()
     bruno.wait_for_url(re.compile(rf"/play/{gid}\?token="))
     wait_ready(bruno)

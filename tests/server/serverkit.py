@@ -105,9 +105,18 @@ class ServerProcess:
     """A real `ttr serve` in a subprocess (kill -9 it to simulate a crash)."""
 
     def __init__(
-        self, db: str, port: int | None = None, bot_delay: float = 0.0, log: Path | None = None, quiet: bool = True
+        self,
+        db: str,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        log: Path | None = None,
+        quiet: bool = True,
+        extra: list[str] | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db = db
+        self.extra = list(extra or [])
+        self.env = dict(env or {})
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log = log
@@ -124,7 +133,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - kept open while the process runs
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("TTR_DATABASE_URL", None)
         self.proc = subprocess.Popen(
             [
@@ -139,6 +148,7 @@ class ServerProcess:
                 "--bot-delay",
                 str(self.bot_delay),
                 *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"]),
+                *self.extra,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -97,15 +97,13 @@ def test_whole_game_record_replays_with_ttr_replay(client, tmp_path):
     assert [g["game_id"] for g in client.get("/api/games", params={"status": "finished"}).json()] == [gid]
 
 
-def test_public_join_of_free_seat_and_private_games(client):
-    created = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])
+def test_public_join_of_open_seat_and_private_games(client):
+    created = create(client, players=2, seats=[{"type": "human"}, {"type": "human", "open": True}])
     gid = created["game_id"]
+    assert created["seats"][1] == {"seat": 1, "type": "human", "open": True}  # no invitation: anyone may take it
     res = client.post(f"/api/games/{gid}/join", json={"name": "Stranger", "seat": 1})
     assert res.status_code == 200 and res.json()["seat"] == 1
     fresh = res.json()["token"]
-    assert fresh != created["seats"][1]["token"]
-    # the seat's old invitation no longer works; the new token does
-    assert client.get(f"/api/games/{gid}/state", headers=bearer(created["seats"][1]["token"])).status_code == 401
     assert client.get(f"/api/games/{gid}/state", headers=bearer(fresh)).json()["seat"] == 1
     assert client.post(f"/api/games/{gid}/join", json={"name": "Late", "seat": 1}).json()["error"]["code"] == "seat_taken"
     client.post(f"/api/games/{gid}/join", json={"name": "Host"}, headers=bearer(created["seats"][0]["token"]))

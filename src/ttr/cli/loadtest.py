@@ -64,6 +64,7 @@ def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[
             "--no-access-log",
             "--log-level",
             "warning",
+            "--no-limits",  # one client playing hundreds of games: every per-client limit would refuse it
         ]
     )
     url = f"http://127.0.0.1:{port}"

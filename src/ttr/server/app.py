@@ -29,7 +29,10 @@ from ..engine import Game
 from .config import Settings
 from .db import Database, migrate
 from .errors import ApiError, unknown_game
+from .expiry import Expiry
 from .hub import Hub
+from .limits import RateLimitMiddleware, RateLimits, client_key
+from .outage import OUTAGES, unavailable
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
 
 log = logging.getLogger("ttr.server")
@@ -47,6 +50,7 @@ class SeatSpec(_Strict):
     type: Literal["human", "bot"]
     level: str | None = Field(None, description="bot level: easy, medium, hard or max (default medium)")
     name: str | None = Field(None, description="display name for a human seat (hot-seat games)")
+    open: bool = Field(False, description="a human seat anyone may take from the lobby (else reserved for its invitation link)")
 
 
 class CreateGame(_Strict):
@@ -80,7 +84,7 @@ def json_response(obj: Any, status: int = 200, headers: dict[str, str] | None = 
 
 
 def error_response(err: ApiError) -> Response:
-    return json_response(err.body(), err.status)
+    return json_response(err.body(), err.status, headers=err.headers)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -232,17 +236,28 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the app
 def create_app(settings: Settings) -> FastAPI:
-    db = Database(settings.database_url)
-    service = GameService(db, bot_lease_seconds=settings.bot_lease_seconds)
+    db = Database(settings.database_url, wal_limit_bytes=settings.wal_limit_bytes)
+    rates = RateLimits(settings)
+    on = settings.limits_enabled
+    service = GameService(
+        db,
+        bot_lease_seconds=settings.bot_lease_seconds,
+        rate_check=rates.check if on else None,
+        max_games_per_client=settings.max_games_per_client if on else 0,
+        max_bot_games=settings.max_bot_games if on else 0,
+    )
     hub = Hub(service, settings)
+    expiry = Expiry(service, hub, settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, db)
         await hub.start()
+        expiry.start()
         try:
             yield
         finally:
+            await expiry.stop()
             await hub.stop()
             db.dispose()
 
@@ -250,12 +265,20 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.service = service
     app.state.hub = hub
     app.state.settings = settings
+    app.state.expiry = expiry
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(RateLimitMiddleware, limits=rates)
     app.add_middleware(ServerTiming)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> Response:
         return error_response(exc)
+
+    async def _outage(_request: Request, exc: Exception) -> Response:  # reads outside hub.call (lists, replays)
+        return error_response(unavailable(exc))
+
+    for outage in OUTAGES:
+        app.add_exception_handler(outage, _outage)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> Response:
@@ -296,7 +319,7 @@ def create_app(settings: Settings) -> FastAPI:
         status_code=201,
         summary="Create a game: returns each human seat's secret token and join link",
     )
-    async def create_game(body: CreateGame) -> Response:
+    async def create_game(body: CreateGame, request: Request) -> Response:
         out = await call(
             service.create_game,
             edition=body.edition,
@@ -306,6 +329,7 @@ def create_app(settings: Settings) -> FastAPI:
             hotseat=body.hotseat,
             public=body.public,
             name=body.name,
+            creator=client_key(request.scope) if on else None,
         )
         live = await live_game(out["game_id"])
         hub.announce(live)
@@ -314,7 +338,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games", tags=["games"], summary="Public games (open: waiting for players; active; finished)")
     async def list_games(status: Literal["open", "active", "finished"] | None = None) -> Response:
         # a read of many games: in a worker thread even with SQLite, so that a big lobby never stalls play
-        return json_response(await asyncio.to_thread(service.list_games, status))
+        return json_response(await asyncio.to_thread(service.list_games, status))  # an outage: _outage answers 503
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary")
     async def game_summary(game_id: str) -> Response:

@@ -1,10 +1,16 @@
-"""Server settings: where games are stored, how fast bots play, how big a request may be."""
+"""Server settings: where games are stored, how fast bots play, how big a request may be, and every limit.
+
+Each operator knob is one ``Knob`` in ``KNOBS``: its ``Settings`` field, its ``ttr serve`` option, its
+environment variable (``TTR_...``) and its help. ``ttr serve --help`` is generated from that table, so
+the option, the variable and the default shown can never disagree. Tests build ``Settings`` directly.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -48,6 +54,29 @@ class Settings:
     bot_sweep_seconds: float = 1.0  # how often to look for bot turns that no process is playing (after a crash)
     bot_lease_seconds: float = 5.0  # a process that took a bot turn keeps it this long before another may
 
+    # --- per-client rates ("N/second", "N/minute", "N/hour"; several joined by ";"): moving windows, per IP
+    limits_enabled: bool = True  # False: no rate and no cap at all (load tests on a machine of one's own)
+    rate_create: str = "10/minute;60/hour"  # POST /api/games
+    rate_join: str = "30/minute;200/hour"  # POST /api/games/{id}/join (renames included)
+    rate_rename: str = "5/minute;30/hour"  # per seat: joining again under another name
+    rate_action: str = "100/second;3000/minute"  # POST .../actions and .../undo
+    rate_ws_connect: str = "60/minute"  # WebSocket connections opened
+    rate_ws_message: str = "100/second;3000/minute"  # WebSocket messages received (pings included)
+    rate_auth_failure: str = "10/minute;50/hour"  # 401 answers; past this every token-bearing request is refused
+    # --- caps on games
+    max_games_per_client: int = 20  # open or active games created by one client (IP) and not yet over
+    max_bot_games: int = 50  # bot-only games in play, server-wide
+    # --- expiry of abandoned games (their record is kept; finished games are never touched)
+    abandon_after_seconds: float = 24 * 3600.0  # a game with humans: no human action (join, move, undo) for this long
+    abandon_bot_games_after_seconds: float = 3600.0  # a bot-only game: this long after it was created
+    expiry_sweep_seconds: float = 60.0  # how often to look for abandoned games
+    # --- connections (uvicorn)
+    header_timeout: float = 10.0  # a request's line and headers must arrive within this many seconds
+    keep_alive_timeout: float = 30.0  # an idle keep-alive connection is closed after this
+    max_header_bytes: int = 16 * 1024  # request line plus headers
+    # --- SQLite
+    wal_limit_bytes: int = 16 * 1024 * 1024  # past this the background checkpoint empties the write-ahead log
+
     @property
     def is_postgres(self) -> bool:
         return self.database_url.startswith("postgresql")
@@ -55,3 +84,66 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+@dataclass(frozen=True)
+class Knob:
+    field: str
+    flag: str
+    help: str
+
+    @property
+    def env(self) -> str:
+        return "TTR_" + self.field.upper()
+
+
+KNOBS: tuple[Knob, ...] = (
+    Knob("rate_create", "--rate-create", "games one client may create"),
+    Knob("rate_join", "--rate-join", "joins (and renames) by one client"),
+    Knob("rate_rename", "--rate-rename", "renames of one seat"),
+    Knob("rate_action", "--rate-action", "HTTP actions and undos by one client"),
+    Knob("rate_ws_connect", "--rate-ws-connect", "WebSocket connections opened by one client"),
+    Knob("rate_ws_message", "--rate-ws-message", "WebSocket messages from one client (pings included)"),
+    Knob("rate_auth_failure", "--rate-auth-failure", "failed authentications (401) of one client before it is refused"),
+    Knob("max_games_per_client", "--max-games-per-client", "open or active games one client may have created"),
+    Knob("max_bot_games", "--max-bot-games", "bot-only games in play on the server"),
+    Knob("abandon_after_seconds", "--abandon-after", "seconds without a human action before a game is closed"),
+    Knob("abandon_bot_games_after_seconds", "--abandon-bot-games-after", "seconds after which a bot-only game is closed"),
+    Knob("expiry_sweep_seconds", "--expiry-sweep", "seconds between two looks for abandoned games"),
+    Knob("header_timeout", "--header-timeout", "seconds a client has to send a request's headers"),
+    Knob("keep_alive_timeout", "--keep-alive-timeout", "seconds an idle keep-alive connection is kept"),
+    Knob("max_header_bytes", "--max-header-bytes", "bytes of request line and headers"),
+    Knob("wal_limit_bytes", "--wal-limit-bytes", "SQLite: write-ahead log size past which it is checkpointed and emptied"),
+)
+
+_DEFAULTS = {f.name: f.default for f in fields(Settings)}
+
+
+def knob_default(knob: Knob) -> Any:
+    return _DEFAULTS[knob.field]
+
+
+def knob_type(knob: Knob) -> type:
+    return type(_DEFAULTS[knob.field])
+
+
+def parse_knob(knob: Knob, raw: Any) -> Any:
+    """A knob's value from the command line or the environment, checked: ValueError names the knob and why."""
+    kind = knob_type(knob)
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{knob.flag} (${knob.env}): {raw!r} is not a {kind.__name__}") from None
+    if kind is str:
+        from .limits import parse_rate
+
+        parse_rate(value, knob.flag)
+    elif value < 0 or (kind is float and value != value):
+        raise ValueError(f"{knob.flag} (${knob.env}): must not be negative")
+    return value
+
+
+def knobs_from_env(environ: dict[str, str] | None = None) -> dict[str, Any]:
+    """The knobs set in the environment (``TTR_RATE_CREATE=...``), checked."""
+    env = os.environ if environ is None else environ
+    return {k.field: parse_knob(k, env[k.env]) for k in KNOBS if env.get(k.env, "") != ""}

@@ -2,11 +2,17 @@
 
 SQLite: WAL journal and ``synchronous=NORMAL`` (a commit survives the process being killed), and every
 write transaction starts with ``BEGIN IMMEDIATE`` so that writers queue on the database lock instead
-of failing half-way. PostgreSQL (psycopg 3): writers lock the game row with ``SELECT ... FOR UPDATE``.
+of failing half-way. Commits never checkpoint (``wal_autocheckpoint=0``): the hub calls
+``Database.checkpoint()`` every second from a worker thread. A passive checkpoint alone never lets the
+log start over while readers and writers overlap without pause, so once the log is past
+``wal_limit_bytes`` the checkpoint is a ``TRUNCATE`` one, taken between two of this process's writers;
+``journal_size_limit`` also cuts the file back whenever SQLite restarts the log by itself.
+PostgreSQL (psycopg 3): writers lock the game row with ``SELECT ... FOR UPDATE``.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -103,19 +109,25 @@ UPDATE_GAME = sa.text(
 UPDATE_POSITION = sa.text("UPDATE games SET position = :position, action_count = :action_count WHERE id = :gid")
 UPDATE_FINISHED = sa.text("UPDATE games SET finished_at = :now WHERE id = :gid").bindparams(sa.bindparam("now", type_=TZ))
 NOTIFY = sa.text("SELECT pg_notify('ttr_games', :p)")
+DEFAULT_WAL_LIMIT = 16 * 1024 * 1024  # SQLite: past this the background checkpoint empties the write-ahead log
 
 
 class Database:
     """Engines and transactions. ``write()`` serialises writers; ``read()`` is a plain transaction."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, wal_limit_bytes: int = DEFAULT_WAL_LIMIT) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self.is_postgres = url.startswith("postgresql")
         self._sqlite_writer = threading.Lock()
+        self.wal_limit_bytes = wal_limit_bytes
+        self.wal_path: str | None = None
         if self.is_sqlite:
-            self.engine = _sqlite_engine(url, immediate=True)
-            self.read_engine = _sqlite_engine(url, immediate=False)
+            self.engine = _sqlite_engine(url, immediate=True, wal_limit=wal_limit_bytes)
+            self.read_engine = _sqlite_engine(url, immediate=False, wal_limit=wal_limit_bytes)
+            database = self.engine.url.database
+            if database and database != ":memory:":
+                self.wal_path = database + "-wal"
         else:
             self.engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
             self.read_engine = self.engine
@@ -145,11 +157,42 @@ class Database:
         if self.is_postgres:
             conn.execute(NOTIFY, {"p": payload})
 
-    def checkpoint(self) -> None:
-        """SQLite: move the write-ahead log into the database file here, in the background, not inside a commit."""
-        if self.is_sqlite:
-            with self.read_engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+    def wal_size(self) -> int:
+        """SQLite: the size of the write-ahead log file in bytes (0 when there is none)."""
+        if not self.wal_path:
+            return 0
+        try:
+            return os.path.getsize(self.wal_path)
+        except OSError:
+            return 0
+
+    def checkpoint(self) -> str | None:
+        """SQLite: move the write-ahead log into the database file, in the background, not inside a commit.
+
+        Passive first (copies what it can without waiting for anyone); then, if the log file is still over
+        ``wal_limit_bytes``, a ``TRUNCATE`` checkpoint holding this process's writer lock: it waits (a few
+        milliseconds: read transactions are short) until no reader needs the log, then empties the file.
+        Returns the mode of the last checkpoint run, None for PostgreSQL.
+        """
+        if not self.is_sqlite:
+            return None
+        raw = self.read_engine.raw_connection()  # autocommit (isolation_level None): no BEGIN around the pragma
+        try:
+            cur = raw.cursor()
+            cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            cur.fetchall()
+            if self.wal_size() <= self.wal_limit_bytes:
+                return "passive"
+            with self._sqlite_writer:
+                cur.execute("PRAGMA busy_timeout=2000")  # readers finish in milliseconds; else try again next time
+                try:
+                    cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    cur.fetchall()
+                finally:
+                    cur.execute("PRAGMA busy_timeout=30000")
+            return "truncate"
+        finally:
+            raw.close()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -157,7 +200,7 @@ class Database:
             self.read_engine.dispose()
 
 
-def _sqlite_engine(url: str, immediate: bool) -> Engine:
+def _sqlite_engine(url: str, immediate: bool, wal_limit: int = 0) -> Engine:
     engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8, max_overflow=16)
 
     @sa.event.listens_for(engine, "connect")
@@ -169,6 +212,7 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in a background task (Database.checkpoint)
+        cur.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")  # a restarted log is cut back to this size
         cur.close()
 
     @sa.event.listens_for(engine, "begin")

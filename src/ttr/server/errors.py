@@ -6,11 +6,16 @@ from typing import Any
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after  # seconds: sent as Retry-After (429, 503)
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
 
     def body(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}

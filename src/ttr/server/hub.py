@@ -30,6 +30,7 @@ from ..bots import Bot, make_bot
 from ..engine import Action
 from .config import Settings
 from .errors import ApiError
+from .outage import is_outage, unavailable
 from .service import Access, GameService, LiveGame
 
 log = logging.getLogger("ttr.server")
@@ -83,9 +84,14 @@ class Hub:
         """Run service code (database, engine). SQLite: right here — a change takes about a millisecond and SQLite
         runs one writer at a time anyway, while worker threads would fight the event loop for the GIL and add
         latency under load. PostgreSQL: in a worker thread, so that network round trips never block the loop."""
-        if self.inline:
-            return fn(*args, **kwargs)
-        return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs))
+        try:
+            if self.inline:
+                return fn(*args, **kwargs)
+            return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs))
+        except Exception as exc:
+            if is_outage(exc):  # a full disk, a database restarting: 503 unavailable, one log line
+                raise unavailable(exc) from None
+            raise
 
     # ------------------------------------------------------------------ watchers
     def subscribe(self, game_id: str) -> asyncio.Event:
@@ -106,7 +112,7 @@ class Hub:
             wake.set()
         if live.bot_to_move:
             self.schedule_bot(live.id)
-        elif live.status == "finished":
+        elif live.status in ("finished", "abandoned"):
             self._forget_bots(live.id)
 
     # ------------------------------------------------------------------ other processes
@@ -267,6 +273,8 @@ class Hub:
                     self.schedule_bot(game_id)
             except asyncio.CancelledError:
                 raise
+            except ApiError as exc:  # the database is unavailable (logged once): next time
+                log.debug("bot sweep skipped: %s", exc.message)
             except Exception:
                 log.exception("bot sweep failed")
             idle = self.bot_delay + 2 * self.settings.bot_sweep_seconds

@@ -48,8 +48,8 @@ from .undo import action_reveals, undo_point
 
 T = TypeVar("T")
 
-OPEN, ACTIVE, FINISHED = "open", "active", "finished"
-STATUSES = (OPEN, ACTIVE, FINISHED)
+OPEN, ACTIVE, FINISHED, ABANDONED = "open", "active", "finished", "abandoned"
+STATUSES = (OPEN, ACTIVE, FINISHED, ABANDONED)  # abandoned: closed by the expiry sweep (see expiry.py), kept as it was
 GAME_NAME_MAX = 64
 CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "state_changed", "not_started"})
 
@@ -90,6 +90,12 @@ class Seat:
     name: str | None
     token_hash: str | None
     joined: bool
+
+    @property
+    def open(self) -> bool:
+        """A free human seat created open: anyone may take it from the lobby. A free human seat with a token
+        hash is reserved for its invitation."""
+        return self.type == "human" and not self.joined and self.token_hash is None
 
 
 @dataclass(slots=True)
@@ -191,7 +197,7 @@ class LiveGame:
         if access.spectator or not self.humans <= access.seats:
             return "only the player controlling every human seat may undo"
         if self.status != ACTIVE:
-            return "the game is over" if self.status == FINISHED else "the game has not started"
+            return {FINISHED: "the game is over", ABANDONED: "the game was closed"}.get(self.status, "the game has not started")
         return undo_point(self.actions, access.seats)
 
     def summary(self) -> dict[str, Any]:
@@ -200,6 +206,8 @@ class LiveGame:
             seat_list = []
             for s in self.seats:
                 d: dict[str, Any] = {"seat": s.seat, "type": s.type, "joined": s.joined}
+                if s.type == "human" and not s.joined:
+                    d["open"] = s.open  # False: reserved for an invitation
                 if s.level:
                     d["level"] = s.level
                 if s.name:
@@ -276,8 +284,22 @@ def authorise(live: LiveGame, token: str | None) -> Access:
 class GameService:
     """Creates games and applies changes to them; keeps the per-process snapshot cache."""
 
-    def __init__(self, db: Database, *, bot_lease_seconds: float = 5.0, max_cached: int = 5000) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        bot_lease_seconds: float = 5.0,
+        max_cached: int = 5000,
+        rate_check: Callable[[str, str], None] | None = None,
+        max_games_per_client: int = 0,
+        max_bot_games: int = 0,
+    ) -> None:
         self.db = db
+        # limits (0: none): rate_check(category, key) raises 429 when over (limits.RateLimits.check)
+        self.rate_check = rate_check
+        self.max_games_per_client = max_games_per_client
+        self.max_bot_games = max_bot_games
+        self._created: dict[str, list[str]] = {}  # client -> ids of the games it created that were in play
         self.process_id = uuid.uuid4().hex
         self.bot_lease = timedelta(seconds=bot_lease_seconds)
         self._cache: dict[str, LiveGame] = {}  # in order of last change
@@ -311,6 +333,9 @@ class GameService:
     def forget(self, game_id: str) -> None:
         with self._guard:
             self._cache.pop(game_id, None)
+            lock = self._locks.get(game_id)
+            if lock is not None and not lock.locked():
+                del self._locks[game_id]
 
     def get(self, game_id: str) -> LiveGame:
         """The game as the database has it now (from the cache when the cache is current)."""
@@ -465,7 +490,9 @@ class GameService:
         hotseat: bool,
         public: bool,
         name: str | None,
+        creator: str | None = None,
     ) -> dict[str, Any]:
+        """Create a game for client `creator` (its IP, for the per-client cap; None: no cap)."""
         if edition not in BUILTIN:
             raise ApiError(400, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
         if seat_specs is None:
@@ -496,6 +523,8 @@ class GameService:
         for i, spec in enumerate(seat_specs):
             kind = spec.get("type")
             if kind == "bot":
+                if spec.get("open"):
+                    raise ApiError(422, "bad_seats", f"seat {i}: only a human seat can be open")
                 level = spec.get("level") or "medium"
                 if level not in LEVELS:
                     raise ApiError(422, "bad_level", f"seat {i}: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
@@ -505,6 +534,8 @@ class GameService:
                 out_seats.append({"seat": i, "type": "bot", "level": level})
                 continue
             humans += 1
+            if spec.get("open") and hotseat:
+                raise ApiError(422, "bad_seats", f"seat {i}: a hot-seat game has no open seats (everyone is at one screen)")
             seat_name = None
             if spec.get("name") is not None:
                 try:
@@ -526,6 +557,19 @@ class GameService:
                 out_seats.append(
                     {"seat": i, "type": "human", "token": None, "join_url": f"/play/{game_id}?token={hotseat_token}"}
                 )
+            elif spec.get("open"):  # anyone may take it: no invitation token
+                seat_rows.append(
+                    {
+                        "seat": i,
+                        "type": "human",
+                        "level": None,
+                        "name": None,
+                        "token_hash": None,
+                        "joined": False,
+                        "joined_at": None,
+                    }
+                )
+                out_seats.append({"seat": i, "type": "human", "open": True})
             else:
                 token = new_token()
                 seat_rows.append(
@@ -543,6 +587,8 @@ class GameService:
         if hotseat and not humans:
             raise ApiError(422, "bad_seats", "a hot-seat game needs at least one human seat")
         status = ACTIVE if all(r["joined"] for r in seat_rows) else OPEN
+        if creator is not None:
+            self._check_caps(creator, bot_only=not humans)
         with self.db.write() as conn:
             conn.execute(
                 games.insert().values(
@@ -570,11 +616,57 @@ class GameService:
                 live = self._load(conn, game_id)
                 assert live is not None
                 live, _ = self._append(conn, live, now, [(None, Event("game_started", None, {}))])
+        if creator is not None and self.max_games_per_client:
+            with self._guard:
+                self._created.setdefault(creator, []).append(game_id)
         out: dict[str, Any] = {"game_id": game_id, "seats": out_seats}
         if hotseat_token:
             out["hotseat_token"] = hotseat_token
             out["join_url"] = f"/play/{game_id}?token={hotseat_token}"
         return out
+
+    def _check_caps(self, creator: str, bot_only: bool) -> None:
+        """429 too_many_games when `creator` already has max_games_per_client games in play (counted in this process),
+        or when max_bot_games bot-only games are in play on the server (counted in the database)."""
+        if self.max_games_per_client:
+            with self._guard:
+                mine = list(self._created.get(creator, ()))
+            if len(mine) >= self.max_games_per_client:
+                with self.db.read() as conn:
+                    rows = conn.execute(
+                        sa.select(games.c.id).where(games.c.id.in_(mine), games.c.status.in_((OPEN, ACTIVE)))
+                    ).all()
+                still = {r.id for r in rows}
+                with self._guard:
+                    self._created[creator] = [g for g in self._created.get(creator, ()) if g in still or g not in mine]
+                    if not self._created[creator]:
+                        del self._created[creator]
+                if len(still) >= self.max_games_per_client:
+                    raise ApiError(
+                        429,
+                        "too_many_games",
+                        f"you already have {len(still)} games in play (at most {self.max_games_per_client}): "
+                        "finish or leave one first",
+                        retry_after=60,
+                    )
+        if bot_only and self.max_bot_games:
+            with self.db.read() as conn:
+                count = conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(games)
+                    .where(
+                        games.c.status.in_((OPEN, ACTIVE)),
+                        ~sa.exists().where(seats.c.game_id == games.c.id, seats.c.type == "human"),
+                    )
+                ).scalar_one()
+            if count >= self.max_bot_games:
+                raise ApiError(
+                    429,
+                    "too_many_games",
+                    f"{count} bot-only games are already being played on this server (at most {self.max_bot_games}): "
+                    "try again later, or take a seat yourself",
+                    retry_after=60,
+                )
 
     # ------------------------------------------------------------------ join
     def join(self, game_id: str, token: str | None, name: object, seat: int | None) -> tuple[LiveGame, dict[str, Any]]:
@@ -586,6 +678,8 @@ class GameService:
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
             if live.status == FINISHED:
                 raise ApiError(409, "game_over", "the game is over")
+            if live.status == ABANDONED:
+                raise ApiError(409, "game_closed", "the game was closed after a long time without moves")
             issued: str | None = None
             if token:
                 access = live.access(token)
@@ -595,20 +689,32 @@ class GameService:
                 if target not in access.seats:
                     raise ApiError(403, "not_your_seat", f"this token does not control seat {target}")
                 issued = token
+                prior = live.seats[target]
+                if prior.joined and prior.name != display and self.rate_check is not None:
+                    self.rate_check("rename", f"{live.id}/{target}")  # 429: this seat was renamed too often
             else:
                 if not live.public:
                     raise ApiError(403, "private_game", "this game is private: join with your invitation link")
                 free = [s.seat for s in live.seats if s.type == "human" and not s.joined]
+                open_seats = [s for s in free if live.seats[s].open]
                 if seat is not None:
                     if not 0 <= seat < live.players:
                         raise ApiError(422, "bad_seat", f"no seat {seat}; seats are 0-{live.players - 1}")
                     if seat not in free:
                         raise ApiError(409, "seat_taken", f"seat {seat} is not a free human seat")
+                    if seat not in open_seats:
+                        raise ApiError(
+                            409, "seat_reserved", f"seat {seat} is reserved for an invited player (join with the invitation link)"
+                        )
                     target = seat
                 elif not free:
                     raise ApiError(409, "game_full", "every human seat is taken")
+                elif not open_seats:
+                    raise ApiError(
+                        409, "seat_reserved", "the free seats are reserved for invited players (join with an invitation link)"
+                    )
                 else:
-                    target = free[0]
+                    target = open_seats[0]
                 issued = new_token()
             now = _now()
             old = live.seats[target]
@@ -653,6 +759,8 @@ class GameService:
                 raise ApiError(409, "not_started", "the game starts when every human seat has joined")
             if live.status == FINISHED or g.is_over:
                 raise ApiError(409, "game_over", "the game is over")
+            if live.status == ABANDONED:
+                raise ApiError(409, "game_closed", "the game was closed after a long time without moves")
             if expected_seq is not None and expected_seq != live.seq:
                 raise ApiError(409, "state_changed", f"the game moved on (seq {live.seq}, you expected {expected_seq})")
             acting = seat

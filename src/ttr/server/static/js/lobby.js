@@ -108,15 +108,17 @@ class Lobby {
     const players = h("select", { id: "player-count", onchange: (ev) => { this.setPlayers(Number(ev.target.value)); this.render(); } },
       counts.map((n) => h("option", { value: String(n), selected: n === f.players }, String(n))));
     const seats = h("ol", { class: "seat-list", id: "seat-list" }, f.seats.map((s, i) => {
-      const value = s.type === "human" ? "human" : `bot:${s.level}`;
+      const value = s.type === "bot" ? `bot:${s.level}` : s.open && !f.hotseat ? "open" : "human";
       const select = h("select", {
         class: "seat-type", dataset: { seat: String(i) }, "aria-label": t("lobby.seat_n", { n: i + 1 }),
         onchange: (ev) => {
           const v = ev.target.value;
-          f.seats[i] = v === "human" ? { type: "human" } : { type: "bot", level: v.split(":")[1] };
+          f.seats[i] = v === "human" ? { type: "human" } : v === "open" ? { type: "human", open: true } : { type: "bot", level: v.split(":")[1] };
           this.render();
         },
-      }, h("option", { value: "human", selected: value === "human" }, t("lobby.human")),
+      }, h("option", { value: "human", selected: value === "human" }, t(i === 0 || f.hotseat ? "lobby.human" : "lobby.invited")),
+      // an open seat: anyone in the lobby may take it (an invited seat is reserved for its link)
+      i > 0 && !f.hotseat ? h("option", { value: "open", selected: value === "open" }, t("lobby.open_choice")) : null,
       LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}` }, t("lobby.bot_level", { level: t(`level.${lv}`) }))));
       const nameField = s.type === "human" && f.hotseat
         ? h("input", { type: "text", class: "seat-name", maxlength: "32", value: s.name || (i === 0 ? this.myName() : ""), placeholder: t("seat.player_n", { n: i + 1 }), oninput: (ev) => { s.name = ev.target.value; } })
@@ -163,7 +165,7 @@ class Lobby {
     const seats = f.seats.map((s, i) => {
       if (s.type === "bot") return { type: "bot", level: s.level };
       if (f.hotseat) return { type: "human", name: (s.name || (i === 0 ? me : "")).trim() || t("seat.player_n", { n: i + 1 }) };
-      return { type: "human" };
+      return i > 0 && s.open ? { type: "human", open: true } : { type: "human" };
     });
     const humans = seats.filter((s) => s.type === "human").length;
     if (!humans) { toast(t("lobby.need_human"), "error"); return; }
@@ -189,7 +191,7 @@ class Lobby {
       toast(t("error.refused", { message: err.message }), "error");
     }
     saveToken(res.game_id, { token: mine.token, seat: mine.seat, name: me, edition: f.edition });
-    const others = humanSeats.slice(1).map((s) => ({ seat: s.seat, join_url: s.join_url }));
+    const others = humanSeats.slice(1).map((s) => ({ seat: s.seat, join_url: s.join_url, open: !!s.open }));
     saveInvites(res.game_id, others);
     const playUrl = `/play/${encodeURIComponent(res.game_id)}?token=${encodeURIComponent(mine.token)}`;
     if (!others.length) {
@@ -206,6 +208,7 @@ class Lobby {
       h("h3", {}, t("lobby.created")),
       h("p", {}, t("lobby.invite_help")),
       h("ul", { class: "invite-list" }, c.invites.map((inv) => {
+        if (inv.open) return h("li", { class: "open-seat" }, h("span", {}, t("lobby.seat_n", { n: inv.seat + 1 })), h("span", { class: "muted" }, t("lobby.open_seat_help")));
         const url = new URL(inv.join_url, location.href).href;
         return h("li", {}, h("span", {}, t("lobby.seat_n", { n: inv.seat + 1 })),
           h("input", { type: "text", readonly: true, value: url, class: "invite-url", onfocus: (ev) => ev.target.select() }),
@@ -227,8 +230,8 @@ class Lobby {
   gameRow(g, actions) {
     const seats = g.seats.map((s) => {
       const label = s.type === "bot" ? t("lobby.bot_level", { level: t(`level.${s.level || "medium"}`) })
-        : s.joined ? seatName(g, s.seat) : t("lobby.free_seat");
-      return h("span", { class: `seat-pill ${s.type}${s.joined ? "" : " free"}` }, label);
+        : s.joined ? seatName(g, s.seat) : s.open ? t("lobby.free_seat") : t("lobby.reserved_seat");
+      return h("span", { class: `seat-pill ${s.type}${s.joined ? "" : s.open ? " free" : " reserved"}`, title: s.joined || s.open ? null : t("lobby.reserved_help") }, label);
     });
     return h("li", { class: "game-row", dataset: { game: g.game_id } },
       h("div", { class: "game-row-main" },
@@ -259,7 +262,8 @@ class Lobby {
     this.listHost.replaceChildren(
       section("my-games", t("lobby.my_games"), myItems, t("lobby.no_my_games")),
       section("open-games", t("lobby.open_games"), this.lists.open.filter((g) => !mine[g.game_id]).map((g) => this.gameRow(g, [
-        h("button", { type: "button", class: "button primary join", onclick: () => this.joinGame(g) }, t("lobby.join")),
+        g.seats.some((s) => s.open) ? h("button", { type: "button", class: "button primary join", onclick: () => this.joinGame(g) }, t("lobby.join"))
+          : h("span", { class: "muted" }, t("lobby.invitation_only")),
         h("a", { class: "button", href: `/play/${encodeURIComponent(g.game_id)}?watch=1` }, t("lobby.watch"))])), t("lobby.no_open")),
       section("active-games", t("lobby.active_games"), this.lists.active.slice(0, 20).map((g) => this.gameRow(g, [
         h("a", { class: "button", href: `/play/${encodeURIComponent(g.game_id)}?watch=1` }, t("lobby.watch"))])), t("lobby.no_active")),
