@@ -146,8 +146,8 @@ class Game:
     def __init__(
         self,
         edition: Edition | str = "usa",
-        players: int = 2,
-        seed: int = 0,
+        players: Any = 2,  # an int; Any because untrusted input is checked here (SetupError), also when compiled
+        seed: Any = 0,
         options: dict[str, Any] | None = None,
         *,
         _blank: bool = False,
@@ -318,7 +318,7 @@ class Game:
             out.extend(passengers.passenger_moves(self, p))
         return out
 
-    def is_legal(self, action: Action | dict[str, Any]) -> bool:
+    def is_legal(self, action: Action | Any) -> bool:
         """Whether `action` would be accepted now (without changing anything)."""
         try:
             self._check(Action.from_json(action), self.current)
@@ -327,7 +327,7 @@ class Game:
         return True
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action | dict[str, Any], player: int | None = None) -> list[Event]:
+    def apply(self, action: Action | Any, player: int | None = None) -> list[Event]:
         """Apply one action for the player to move (or `player`, checked) and return its events.
 
         Raises IllegalAction (or MalformedAction) with the reason; the game is then unchanged.
@@ -336,11 +336,11 @@ class Game:
         self._apply(action, player, events)
         return events
 
-    def step(self, action: Action | dict[str, Any], player: int | None = None) -> None:
+    def step(self, action: Action | Any, player: int | None = None) -> None:
         """``apply`` without building events: the fast path for simulations and search."""
         self._apply(action, player, None)
 
-    def _apply(self, action: Action | dict[str, Any], player: int | None, ev: list[Event] | None) -> None:
+    def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
         p = self.current
         if player is not None and player != p:
@@ -473,7 +473,7 @@ class Game:
         return rec
 
     @classmethod
-    def replay(cls, record: dict[str, Any], edition: Edition | None = None) -> Game:
+    def replay(cls, record: Any, edition: Edition | None = None) -> Game:
         """Rebuild a game from its record; raises PositionError if an action does not apply."""
         try:
             g = cls(edition or record["edition"], record["players"], record["seed"], record.get("options"))
@@ -488,7 +488,7 @@ class Game:
         return g
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], edition: Edition | None = None) -> Game:
+    def from_dict(cls, data: Any, edition: Edition | None = None) -> Game:
         """Rebuild a position saved by ``to_dict``. Raises PositionError naming the bad field."""
         try:
             return position.from_dict(cls, data, edition)

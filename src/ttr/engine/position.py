@@ -123,7 +123,7 @@ def to_dict(g: Game) -> dict[str, Any]:
     }
 
 
-def from_dict(cls: type[Game], d: dict[str, Any], edition: Edition | None) -> Game:
+def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     """The game of a position written by ``to_dict`` (``Game.from_dict`` turns failures into PositionError)."""
     if not isinstance(d, dict):
         raise PositionError("a position must be a JSON object")

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Build the optional mypyc-compiled engine in a scratch copy (through setup.py, as TTR_COMPILE=1 would on
+# install) and replay the golden playthroughs and the engine tests with it: the compiled build must play
+# exactly like the pure-Python source. Usage: tools/compiled_check.sh [scratch-dir]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SCRATCH="${1:-$(mktemp -d /tmp/ttr-compiled.XXXXXX)}"
+mkdir -p "$SCRATCH"
+cp -r setup.py pyproject.toml README.md src tests docs "$SCRATCH"/
+(cd "$SCRATCH" && TTR_COMPILE=1 python setup.py -q build_ext --inplace >/dev/null)
+ls "$SCRATCH"/src/ttr/engine/game.*.so >/dev/null  # really compiled
+cd "$SCRATCH"
+PYTHONPATH=src python -c "import ttr.engine.game as g; assert g.__file__.endswith('.so'), g.__file__"
+PYTHONPATH=src python -m pytest tests/golden tests/engine tests/editions -q -p no:cacheprovider
+PYTHONPATH=src python -m ttr bench --seconds 1 --editions usa,europe,nordic,marklin
