@@ -350,6 +350,13 @@ export class Board {
     const box = this.host.getBoundingClientRect();
     this.tooltip.style.left = `${ev.clientX - box.left + 14}px`;
     this.tooltip.style.top = `${ev.clientY - box.top + 14}px`;
+    const avoid = this.handlers.tipAvoid?.(); // an element the tooltip must never cover (an open dialog)
+    if (avoid) {
+      const a = avoid.getBoundingClientRect(), r = this.tooltip.getBoundingClientRect();
+      const hit = (q) => q.left < a.right && a.left < q.right && q.top < a.bottom && a.top < q.bottom;
+      if (hit(r)) this.tooltip.style.top = `${ev.clientY - box.top - r.height - 10}px`; // above the pointer instead
+      if (hit(this.tooltip.getBoundingClientRect())) this.tooltip.hidden = true;
+    }
   }
 
   // ---------------------------------------------------------------- dynamic state
