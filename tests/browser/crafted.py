@@ -161,19 +161,28 @@ def measure(page: Any, selectors: list[str]) -> dict[str, Any]:
 
 
 def route_point(page: Any, route: str) -> tuple[float, float]:
-    """A point on the middle space of a route, in the window (scrolled into view first)."""
+    """A point of the window where a click lands on this route (a space not under another lane's edge),
+    scrolled into view first."""
     box = page.evaluate(
         """(id) => {
         const g = document.querySelector(`g.route[data-route="${id}"]`);
-        const spaces = g.querySelectorAll('.space-fill');
-        const s = spaces[Math.floor(spaces.length / 2)];
-        const r = s.getBoundingClientRect();
-        if (r.top < 60 || r.bottom > innerHeight - 10) { window.scrollBy(0, r.top - innerHeight / 3); }
-        const q = s.getBoundingClientRect();
-        return [q.left + q.width / 2, q.top + q.height / 2];
+        const spaces = [...g.querySelectorAll('.space-fill')];
+        const mid = spaces[Math.floor(spaces.length / 2)].getBoundingClientRect();
+        if (mid.top < 60 || mid.bottom > innerHeight - 10) window.scrollBy(0, mid.top - innerHeight / 3);
+        spaces.sort((a, b) => Math.abs(spaces.indexOf(a) - spaces.length / 2) - Math.abs(spaces.indexOf(b) - spaces.length / 2));
+        for (const s of spaces) {
+          const q = s.getBoundingClientRect();
+          for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]]) {
+            const x = q.left + q.width * fx, y = q.top + q.height * fy;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && hit.closest('g.route') === g) return [x, y];
+          }
+        }
+        return null;
     }""",
         route,
     )
+    assert box is not None, f"no point of {route} can be clicked"
     return box[0], box[1]
 
 
@@ -186,3 +195,53 @@ def city_point(page: Any, city: str) -> tuple[float, float]:
         city,
     )
     return box[0], box[1]
+
+
+def with_tickets(game: Game, seat: int, tickets: list[str]) -> Game:
+    """The same position with seat holding exactly `tickets` (others go back under their decks)."""
+    d = game.to_dict()
+    ed = game.edition
+    for tid in d["tickets"][seat]:
+        d["ticket_decks"].setdefault(ed.tickets[ed.ticket_index[tid]].deck, []).insert(0, tid)
+    for tid in tickets:
+        for pile in d["ticket_decks"].values():
+            if tid in pile:
+                pile.remove(tid)
+    d["tickets"][seat] = list(tickets)
+    return Game.from_dict(d)
+
+
+def reach_all_payments_js() -> str:
+    """In the page: for every claim (by route), tunnel payment and station of the current legal actions, the
+    payments the chooser's colour buttons and steppers can reach, compared with the server's list."""
+    return """async () => {
+      const P = await import('/static/js/payment.js');
+      const g = window.ttrGame;
+      const S = await import('/static/js/sheets.js');
+      const lists = [];
+      for (const [route, options] of g.legal.claims) lists.push([route, options, g.map.routes.find(r => r.id === route)]);
+      for (const [city, options] of g.legal.stations) lists.push([`station ${city}`, options, null]);
+      if (g.legal.tunnelPay.length) lists.push(['tunnel', g.legal.tunnelPay, null]);
+      const missing = [];
+      let biggest = 0;
+      for (const [what, options, route] of lists) {
+        const model = P.chooserModel(options, S.payContext(g, route));
+        const seen = new Set();
+        for (const grp of model.groups) {
+          const todo = [grp.items[0]];  // a colour button leads to the group's first payment
+          const done = new Set(todo);
+          while (todo.length) {
+            const at = todo.pop();
+            seen.add(at);
+            for (const axis of grp.axes) for (const dir of [1, -1]) {
+              const next = P.stepTo(model, grp, at, axis, dir);
+              if (next >= 0 && !done.has(next)) { done.add(next); todo.push(next); }
+            }
+            if (grp.list) grp.items.forEach((i) => seen.add(i));
+          }
+        }
+        biggest = Math.max(biggest, options.length);
+        if (seen.size !== options.length) missing.push([what, options.length, seen.size]);
+      }
+      return { lists: lists.length, biggest, missing };
+    }"""

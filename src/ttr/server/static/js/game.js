@@ -251,7 +251,7 @@ export class GameClient {
         onCity: (id) => this.onCity(id),
         describeRoute: (r) => this.describeRouteWithOwner(r),
         describeCity: (c) => this.describeCity(c),
-        tipAvoid: () => this.sheetCover(), // a tooltip never covers a dialog
+        tipAvoid: () => (this.els.sheet.hidden ? null : this.els.sheet), // a tooltip never covers a dialog
       });
     }
   }

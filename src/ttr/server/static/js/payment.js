@@ -138,6 +138,8 @@ export function chooserModel(options, ctx = {}) {
   }));
   const rank = rankPayments(options, ctx.hand || {}, ctx.needs || {});
   const rankOf = new Map(rank.map((i, r) => [i, r]));
+  const printed = ctx.route && ctx.route.color && ctx.route.color !== "gray" ? ctx.route.color : null;
+  if (printed) info.forEach((x) => { x.group = printed; }); // a coloured route: one colour, whatever fills the "any" cards
   const colours = CARD_COLOURS.filter((k) => info.some((x) => x.group === k));
   const wildOnly = info.map((x, i) => (x.group === null ? i : -1)).filter((i) => i >= 0);
   // The all-locomotive payment belongs to every colour: it is where "more locomotives" ends.
@@ -153,17 +155,24 @@ export function chooserModel(options, ctx = {}) {
   return { info, groups, best: rank[0], rankOf, setSize };
 }
 
-/** The option reached from `current` by one step along `axis` (+1 / −1) inside group `g`, or -1. */
-function stepTo(model, g, current, axis, dir) {
+/**
+ * The option reached from `current` by one step along `axis` (+1 / −1) inside group `g`, or -1.
+ * "Locomotives ±" keeps the number of sets when it can (the nearest locomotive count in the same row);
+ * "sets ±" goes to the next number of sets, and there to the payment that keeps the most valuable cards
+ * (so one more set of 3 cards gives back the locomotive it replaces).
+ */
+export function stepTo(model, g, current, axis, dir) {
   const other = axis === "wild" ? "sets" : "wild";
   const here = model.info[current];
-  const values = [...new Set(g.items.map((i) => model.info[i][axis]))].sort((a, b) => a - b);
-  const next = values.filter((v) => (dir > 0 ? v > here[axis] : v < here[axis]));
-  if (!next.length) return -1;
-  const target = dir > 0 ? next[0] : next[next.length - 1];
-  const candidates = g.items.filter((i) => model.info[i][axis] === target);
-  candidates.sort((a, b) => Math.abs(model.info[a][other] - here[other]) - Math.abs(model.info[b][other] - here[other])
-    || model.rankOf.get(a) - model.rankOf.get(b));
+  const beyond = g.items.filter((i) => (dir > 0 ? model.info[i][axis] > here[axis] : model.info[i][axis] < here[axis]));
+  if (!beyond.length) return -1;
+  const dist = (i) => Math.abs(model.info[i][axis] - here[axis]);
+  const off = (i) => Math.abs(model.info[i][other] - here[other]);
+  const sameRow = axis === "wild" ? beyond.filter((i) => off(i) === 0) : [];
+  const pool = sameRow.length ? sameRow : beyond;
+  const nearest = Math.min(...pool.map(dist));
+  const candidates = pool.filter((i) => dist(i) === nearest);
+  candidates.sort((a, b) => (axis === "wild" ? off(a) - off(b) : 0) || model.rankOf.get(a) - model.rankOf.get(b));
   return candidates[0];
 }
 
