@@ -226,7 +226,7 @@ export function paymentChooser(state, ctx, rerender) {
     const all = plus4 >= count(ctx.hand, "locomotive_plus4");
     note = h("p", { class: "sheet-note warn pay-plus4", id: "pay-plus4-note" }, plus4 === 2 && all ? t("pay.plus4_both") : t("pay.plus4_many", { count: plus4 }));
   }
-  const summary = h("div", { class: "pay-summary", id: "pay-summary", dataset: { payment: JSON.stringify(chosen) }, "aria-live": "polite" },
+  const summary = h("div", { class: "pay-summary", id: "pay-summary", dataset: { payment: JSON.stringify(chosen), options: String(options.length) }, "aria-live": "polite" },
     h("p", {}, h("span", { class: "pay-label" }, t(options.length === 1 ? "pay.only" : "pay.with")), " ", h("b", { class: "pay-text" }, describePayment(chosen))), note);
   const controls = parts.length ? h("div", { class: "pay-chooser", dataset: { options: String(options.length) } }, parts) : null;
   return { controls, summary };
