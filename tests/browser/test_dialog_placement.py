@@ -81,6 +81,14 @@ def claimable_extremes(page: Any) -> list[str]:
     )
 
 
+TOAST_OVER_SHEET_JS = """() => {
+  const a = document.querySelector('.toast:last-child').getBoundingClientRect();
+  const s = document.querySelector('#sheet').getBoundingClientRect();
+  return Math.max(0, Math.min(a.right, s.right) - Math.max(a.left, s.left))
+    * Math.max(0, Math.min(a.bottom, s.bottom) - Math.max(a.top, s.top));
+}"""
+
+
 def check_claims(table: Table, edition: str) -> None:
     game = with_hand(my_turn_position(edition, 2, 2), 0, RICH)
     page = table.show(game)
@@ -91,6 +99,11 @@ def check_claims(table: Table, edition: str) -> None:
         page.mouse.click(*route_point(page, route))
         page.wait_for_selector("#claim-sheet")
         assert_clear(table, targets_of_route(game, route), f"claim {route}")
+        if route == routes[0]:  # a message shown meanwhile sits above the dialog, never over its buttons
+            page.evaluate("async () => (await import('/static/js/dom.js')).toast('Refused: a test message', 'error')")
+            shared = page.evaluate(TOAST_OVER_SHEET_JS)
+            assert shared == 0, f"a message covers {shared:.0f} px² of the dialog"
+            page.evaluate("() => document.querySelectorAll('.toast').forEach((t) => t.remove())")
         if route == "paris-zurich":
             shot(table, edition, "claim")
         page.click("#sheet-cancel")

@@ -104,6 +104,7 @@ def test_a_gray_tunnel_with_a_varied_hand(table: Table) -> None:
     assert [n.split("×")[0].strip() for n in names] == ["Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White", "Black"]
     page.click("#sheet .pay-more")
     assert summary(page) == ("2 green + 1 locomotive", {"green": 2, "locomotive": 1})
+    page.screenshot(path=str(screenshot_path(f"payment-chooser-europe-{table.name}.png")))  # type: ignore[attr-defined]
     page.click("#sheet .pay-more")
     page.click("#sheet .pay-more")
     assert summary(page) == ("3 locomotives", {"locomotive": 3})
@@ -114,10 +115,6 @@ def test_a_gray_tunnel_with_a_varied_hand(table: Table) -> None:
     height = page.locator("#sheet").bounding_box()["height"]  # type: ignore[index]
     bottom = confirm["y"] + confirm["height"]
     print(f"\n{table.size}: claim dialog {height:.0f} px high, confirm button at y={confirm['y']:.0f}..{bottom:.0f}")
-    if table.name == "phone":  # type: ignore[attr-defined]
-        page.screenshot(path=str(screenshot_path("payment-chooser-europe-phone.png")))
-    else:
-        page.screenshot(path=str(screenshot_path("payment-chooser-europe-desktop.png")))
     # Exactly the server's payments can be reached, each once.
     reached = {json.dumps(p, sort_keys=True) for p in walk(page)}
     assert reached == {json.dumps(p, sort_keys=True) for p in legal} and len(reached) == len(legal)

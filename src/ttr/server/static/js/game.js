@@ -619,6 +619,8 @@ export class GameClient {
       this.focusBoard(targets);
     }
     this.sheetKey = key;
+    const bottomSheet = node && getComputedStyle(this.els.sheet).position === "fixed";
+    document.documentElement.style.setProperty("--sheet-h", bottomSheet ? `${Math.ceil(this.els.sheet.getBoundingClientRect().height)}px` : "0px");
   }
 
   renderCover() {
