@@ -61,6 +61,12 @@ def assert_clear(table: Table, selectors: list[str], what: str) -> dict[str, Any
     assert covered == [], f"{what} at {table.size}: the dialog covers {covered}"
     hidden = [(t["sel"], round(t["outside"])) for t in m["targets"] if t["outside"] > 0.5]
     assert hidden == [], f"{what} at {table.size}: out of sight {hidden}"
+    d = m["sheet"]
+    gap = min(
+        max(d["left"] - t["right"], t["left"] - d["right"], d["top"] - t["bottom"], t["top"] - d["bottom"]) for t in m["targets"]
+    )
+    w, h = table.size
+    print(f"{w}x{h} {what}: {len(m['targets'])} boxes, overlap 0 px², nearest {gap:.0f} px from the dialog")
     return m
 
 
