@@ -96,6 +96,7 @@ def test_a_gray_tunnel_with_a_varied_hand(table: Table) -> None:
     assert len(legal) >= 16
     page = table.show(game)
     open_claim(table, "paris-zurich")
+    assert page.evaluate("() => !!document.activeElement.closest('#claim-sheet')")  # the keyboard goes on in the dialog
     # The payment shown first: 3 cards, no locomotive, from the colour held most (green, 4 of them).
     assert summary(page) == ("3 green", {"green": 3})
     assert page.locator("#sheet .pay-colour[aria-pressed='true']").inner_text().startswith("Green")

@@ -617,6 +617,7 @@ export class GameClient {
     if (key && key !== this.sheetKey) { // a new decision: nothing it is about may be hidden
       if (this.board.tooltip) this.board.tooltip.hidden = true;
       this.focusBoard(targets);
+      if (!node.contains(document.activeElement)) node.focus({ preventScroll: true }); // keyboard: Tab goes on in the dialog
     }
     this.sheetKey = key;
     const bottomSheet = node && getComputedStyle(this.els.sheet).position === "fixed";

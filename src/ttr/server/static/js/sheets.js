@@ -34,7 +34,7 @@ function sheetBox(id, title, body, footer = null) {
       box.replaceWith(sheetBox(id, title, body, footer));
     },
   }, folded ? "▴" : "▾");
-  return h("div", { class: `sheet-box${folded ? " folded" : ""}`, id, role: "dialog", "aria-label": title },
+  return h("div", { class: `sheet-box${folded ? " folded" : ""}`, id, role: "dialog", "aria-label": title, tabindex: "-1" },
     h("div", { class: "sheet-head" }, h("h3", {}, title), toggle),
     folded ? null : h("div", { class: "sheet-body" }, body),
     folded || !footer ? null : h("div", { class: "sheet-foot" }, footer));
