@@ -5,6 +5,7 @@ checks what the dialog shows and the exact action it sends."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -47,14 +48,13 @@ def test_tunnel_reveal_offers_each_payment_and_declining(server: Server, new_pag
     page, fake = open_fake(new_page, server, game, "faketunnel1")
     page.wait_for_selector("#tunnel-sheet")
     assert page.locator("#tunnel-sheet .revealed .card").count() == len(view["tunnel"]["revealed"])
-    assert page.locator("#tunnel-sheet .payment-option, #tunnel-sheet .payment-single").count() == len(pays)
+    summary = page.locator("#tunnel-sheet #pay-summary")
+    assert summary.get_attribute("data-options") == str(len(pays))
     assert "Tunnel!" in page.inner_text("#turn-text")
-    if len(pays) > 1:
-        page.locator("#tunnel-sheet .payment-option input").last.check()
-        chosen = page.locator("#tunnel-sheet .payment-option.chosen .card")
-    else:
-        chosen = page.locator("#tunnel-sheet .payment-single .card")
-    shown = {c.get_attribute("data-kind"): int(c.locator(".card-count").inner_text()) for c in chosen.all()}
+    more = page.locator("#tunnel-sheet .pay-more")
+    while more.count() and more.is_enabled():  # the payment chooser (test_payment_chooser.py): most locomotives
+        more.click()
+    shown = json.loads(summary.get_attribute("data-payment"))
     page.click("#tunnel-pay")
     sent = posted(page, fake)[0]
     assert sent["action"]["type"] == "tunnel_pay" and sent["action"]["cards"] == shown
@@ -85,9 +85,9 @@ def test_station_dialog_picks_a_city_then_a_payment(server: Server, new_page: An
     city = max({a.city for a in legal}, key=lambda c: sum(a.city == c for a in legal))
     page.locator(f"g.city[data-city='{city}'] .city-dot").click()
     page.wait_for_selector("#station-sheet")
-    options = page.locator("#station-sheet .payment-option")
-    assert options.count() == sum(a.city == city for a in legal)
-    options.last.locator("input").check()
+    assert page.locator("#station-sheet #pay-summary").get_attribute("data-options") == str(sum(a.city == city for a in legal))
+    colours = page.locator("#station-sheet .pay-colour")  # the payment chooser (test_payment_chooser.py)
+    (colours.last if colours.count() else page.locator("#station-sheet .pay-more")).click()
     page.click("#confirm-station")
     sent = posted(page, fake)[0]["action"]
     assert sent["type"] == "build_station" and sent["city"] == city

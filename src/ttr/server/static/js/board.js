@@ -350,6 +350,14 @@ export class Board {
     const box = this.host.getBoundingClientRect();
     this.tooltip.style.left = `${ev.clientX - box.left + 14}px`;
     this.tooltip.style.top = `${ev.clientY - box.top + 14}px`;
+    const avoid = this.handlers.tipAvoid?.(); // an element the tooltip must never cover (an open dialog)
+    if (avoid) {
+      const a = avoid.getBoundingClientRect(), r = this.tooltip.getBoundingClientRect();
+      const hit = () => { const q = this.tooltip.getBoundingClientRect(); return q.left < a.right && a.left < q.right && q.top < a.bottom && a.top < q.bottom; };
+      if (hit()) this.tooltip.style.left = `${ev.clientX - box.left - r.width - 14}px`; // left of the pointer instead
+      if (hit()) this.tooltip.style.top = `${ev.clientY - box.top - r.height - 10}px`; // or above it
+      if (hit()) this.tooltip.hidden = true;
+    }
   }
 
   // ---------------------------------------------------------------- dynamic state

@@ -13,6 +13,7 @@ import { analyseLegal } from "./legal.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
 import { endNodes, ticketPaths, ticketStatus } from "./network.js";
 import { icon } from "./icons.js";
+import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
 import * as sheets from "./sheets.js";
 
@@ -232,11 +233,13 @@ export class GameClient {
       h("section", { class: "area-left panel" },
         h("h2", {}, t("game.players")), this.els.players,
         h("h2", {}, t("game.my_tickets")), this.els.tickets),
-      h("section", { class: "area-board" }, boardHost, zoom, this.els.sheet, this.els.waiting),
+      h("section", { class: "area-board" }, boardHost, zoom, this.els.waiting),
       h("section", { class: "area-right panel" },
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
         h("h2", {}, t("game.log")), this.els.log),
-      h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand));
+      h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand),
+      this.els.sheet); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
+    this.sheetKey = null;
     this.root.replaceChildren(layout);
     this.root.className = "game-page";
     this.cover = h("div", { class: "cover", id: "cover", hidden: true });
@@ -248,8 +251,38 @@ export class GameClient {
         onCity: (id) => this.onCity(id),
         describeRoute: (r) => this.describeRouteWithOwner(r),
         describeCity: (c) => this.describeCity(c),
+        tipAvoid: () => (this.els.sheet.hidden ? null : this.els.sheet), // a tooltip never covers a dialog
       });
     }
+  }
+
+  /** The open dialog if it lies over the board (the bottom sheet of narrow screens), else null. */
+  sheetCover() {
+    const sheet = this.els && this.els.sheet;
+    if (!sheet || sheet.hidden || !this.board) return null;
+    const a = sheet.getBoundingClientRect(), b = this.board.host.getBoundingClientRect();
+    const over = a.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return over ? sheet : null;
+  }
+
+  /**
+   * Keep what a dialog is about in sight: on a narrow screen, scroll the board up under the top bar and
+   * pan/zoom the map so those cities and routes lie in the part of the board above the bottom sheet; on a
+   * wide screen (dialog docked beside the map) only pan if they are out of view.
+   */
+  focusBoard(targets) {
+    if (!targets.cities.length && !targets.routes.length) return;
+    if (getComputedStyle(this.els.sheet).position === "fixed") {
+      const bar = document.querySelector(".topbar");
+      const top = this.board.host.getBoundingClientRect().top - (bar ? bar.getBoundingClientRect().bottom : 0);
+      if (Math.abs(top) > 2) window.scrollBy(0, top);
+    }
+    this.board.reveal(targets, this.sheetCover());
+  }
+
+  /** A ticket's cities on the board (every border point of a Märklin country). */
+  ticketCities(tk) {
+    return [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)];
   }
 
   describeRouteWithOwner(r) {
@@ -285,6 +318,8 @@ export class GameClient {
     this.renderWaiting();
     this.renderSheet();
     this.renderFinal();
+    const known = [...(v.tickets || []), ...(v.offered || [])].some((tk) => tk.id === this.pinnedTicket);
+    if (this.pinnedTicket && !known) { this.pinnedTicket = null; this.board.highlightCities([]); }
   }
 
   isMyTurn() {
@@ -443,18 +478,33 @@ export class GameClient {
     return item;
   }
 
-  /** Hovering (or focusing) a ticket lights up its two cities on the board. */
+  /**
+   * Hovering (or focusing) a ticket lights up its two cities on the board; tapping or clicking it keeps
+   * them lit until it is tapped again or another ticket is (touch screens have no hover).
+   */
   hoverCities(node, tk) {
     const on = () => {
-      const cities = [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)];
+      const cities = this.ticketCities(tk);
       this.board.highlightCities(cities, tk.id);
-      this.board.reveal({ cities }, this.els.sheet);
+      this.board.reveal({ cities }, this.sheetCover());
     };
-    const off = () => this.board.highlightCities([]);
-    node.addEventListener("pointerenter", on);
-    node.addEventListener("pointerleave", off);
+    const off = () => {
+      if (this.pinnedTicket === tk.id) return;
+      this.board.highlightCities(this.pinnedTicket ? this.ticketCities(this.pinnedCities) : [], this.pinnedTicket);
+    };
+    node.addEventListener("pointerenter", (ev) => { if (ev.pointerType !== "touch") on(); });
+    node.addEventListener("pointerleave", (ev) => { if (ev.pointerType !== "touch") off(); });
     node.addEventListener("focus", on);
     node.addEventListener("blur", off);
+    node.addEventListener("click", (ev) => {
+      if (ev.target.closest("label") && ev.target.tagName !== "INPUT") return; // the label passes the click on to its box
+      const pin = this.pinnedTicket !== tk.id;
+      this.pinnedTicket = pin ? tk.id : null;
+      this.pinnedCities = pin ? tk : null;
+      for (const x of document.querySelectorAll("[data-ticket].pinned")) x.classList.remove("pinned");
+      if (pin) { node.classList.add("pinned"); on(); } else this.board.highlightCities([]);
+    });
+    if (this.pinnedTicket === tk.id) node.classList.add("pinned");
   }
 
   renderMarket() {
@@ -502,7 +552,9 @@ export class GameClient {
       host.append(h("p", { class: "empty" }, t("hand.spectator")));
       return;
     }
-    const using = this.sheet && this.sheet.kind === "claim" ? this.sheet.options[this.sheet.choice] : null;
+    const paying = this.sheet && (this.sheet.kind === "claim" || this.sheet.kind === "station") ? this.sheet
+      : v.phase === "tunnel" && this.isMyTurn() ? this.tunnelChoice : null;
+    const using = paying && paying.options ? paying.options[paying.choice] : null;
     const kinds = CARD_KINDS.filter((k) => v.hand[k]);
     if (!kinds.length) host.append(h("p", { class: "empty" }, t("hand.empty")));
     for (const k of kinds) {
@@ -558,8 +610,18 @@ export class GameClient {
     const node = this.covered ? null : sheets.currentSheet(this);
     if (!node && !this.els.sheet.hidden) this.board.restore(); // the dialog closed: back to the player's view
     this.els.sheet.hidden = !node;
-    this.els.sheet.classList.toggle("top", !!node && node.id === "station-pick-sheet"); // keep the cities to click free
+    this.els.sheet.dataset.kind = node ? node.id : "";
     this.els.sheet.replaceChildren(...(node ? [node] : []));
+    const targets = node ? sheets.sheetTargets(this, node) : null;
+    const key = node ? `${node.id}|${this.state.seq}|${JSON.stringify(targets)}` : null;
+    if (key && key !== this.sheetKey) { // a new decision: nothing it is about may be hidden
+      if (this.board.tooltip) this.board.tooltip.hidden = true;
+      this.focusBoard(targets);
+      if (!node.contains(document.activeElement)) node.focus({ preventScroll: true }); // keyboard: Tab goes on in the dialog
+    }
+    this.sheetKey = key;
+    const bottomSheet = node && getComputedStyle(this.els.sheet).position === "fixed";
+    document.documentElement.style.setProperty("--sheet-h", bottomSheet ? `${Math.ceil(this.els.sheet.getBoundingClientRect().height)}px` : "0px");
   }
 
   renderCover() {
@@ -610,8 +672,9 @@ export class GameClient {
   }
 
   // ---------------------------------------------------------------- clicks
-  explain(text) {
-    toast(text, "info");
+  /** Say why a click did nothing; on a touch screen a tapped route also gets the details a mouse would hover for. */
+  explain(text, route = null) {
+    toast(route && sheets.touchUi() ? `${this.describeRouteWithOwner(route)}. ${text}` : text, "info");
   }
 
   notMyTurnReason() {
@@ -627,15 +690,19 @@ export class GameClient {
     const v = this.view;
     const route = this.map.routes.find((r) => r.id === id);
     const why = this.notMyTurnReason();
-    if (why) { this.explain(why); return; }
-    if (v.phase !== "turn") { this.explain(t("why.finish_step")); return; }
+    if (why) { this.explain(why, route); return; }
+    if (v.phase !== "turn") { this.explain(t("why.finish_step"), route); return; }
     const options = this.legal.claims.get(id);
     if (options) {
-      this.sheet = { kind: "claim", route: id, options, choice: 0 };
+      if (options.length === 1 && quickClaim()) { // the player asked not to confirm a claim with one way to pay
+        this.send({ type: "claim", route: id, cards: options[0] });
+        return;
+      }
+      this.sheet = { kind: "claim", route: id, options, choice: sheets.bestPayment(this, options, route), group: null };
       this.render();
       return;
     }
-    this.explain(this.whyNotClaim(route));
+    this.explain(this.whyNotClaim(route), route);
   }
 
   /** Why a route cannot be claimed now, in words: the engine's reason (`claim_problems` in the state), worded here. */
@@ -665,13 +732,17 @@ export class GameClient {
       return;
     }
     if (this.isMyTurn() && v.phase === "turn" && this.legal.stations.has(id)) {
-      this.sheet = { kind: "station", city: id, options: this.legal.stations.get(id), choice: 0 };
+      const options = this.legal.stations.get(id);
+      this.sheet = { kind: "station", city: id, options, choice: sheets.bestPayment(this, options), group: null };
       this.render();
       return;
     }
     if (this.sheet && this.sheet.kind === "station-pick") {
       this.explain(v.stations && v.stations[id] !== undefined ? t("why.station_taken", { city: cityName(this.map, id) }) : t("why.no_station_here", { city: cityName(this.map, id) }));
+      return;
     }
+    const city = this.map.cities.find((c) => c.id === id);
+    if (city && sheets.touchUi()) toast(this.describeCity(city), "info"); // what a mouse would hover for
   }
 
   onMarket(slot) {

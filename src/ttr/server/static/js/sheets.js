@@ -1,14 +1,29 @@
-// The dialogs of the game page. They sit over the bottom of the board (the map stays visible and
-// clickable) and are rebuilt from the game state on every render, so they always match the server.
+// The dialogs of the game page. On a wide screen they are docked over the right-hand column (the
+// market and the log, which cannot be used during a decision), so they never cover the map; on a
+// narrow screen they are a bottom sheet and the map is panned to show what the decision is about
+// above it (GameClient.focusBoard). They are rebuilt from the game state on every render, so they
+// always match the server. Their body scrolls; their buttons never do.
 
 import { copyText, h, toast } from "./dom.js";
-import { cardName, cardTile, paymentChips } from "./cards.js";
-import { t } from "./i18n.js";
+import { cardTile } from "./cards.js";
+import { has, t } from "./i18n.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
+import { chooserModel, paymentChooser, quickClaimToggle, ticketNeeds } from "./payment.js";
 
 let collapsed = null; // id of the dialog the player folded away to look at the map
 
-function sheetBox(id, title, ...body) {
+/** A touch screen without hover: help says "tap", never "hover", and taps stand in for hovering. */
+export function touchUi() {
+  return window.matchMedia("(hover: none)").matches;
+}
+
+/** t(key), or its "_touch" wording on touch screens when there is one. */
+export function tTouch(key, params = {}) {
+  const alt = `${key}_touch`;
+  return touchUi() && (has(alt) || has(`${alt}_other`)) ? t(alt, params) : t(key, params);
+}
+
+function sheetBox(id, title, body, footer = null) {
   const folded = collapsed === id;
   const toggle = h("button", {
     type: "button", class: "sheet-fold", id: "sheet-fold", "aria-expanded": folded ? "false" : "true",
@@ -16,11 +31,41 @@ function sheetBox(id, title, ...body) {
     onclick: (ev) => {
       collapsed = folded ? null : id;
       const box = ev.target.closest(".sheet-box");
-      box.replaceWith(sheetBox(id, title, ...body));
+      box.replaceWith(sheetBox(id, title, body, footer));
     },
   }, folded ? "▴" : "▾");
-  return h("div", { class: `sheet-box${folded ? " folded" : ""}`, id, role: "dialog", "aria-label": title },
-    h("div", { class: "sheet-head" }, h("h3", {}, title), toggle), folded ? null : body);
+  return h("div", { class: `sheet-box${folded ? " folded" : ""}`, id, role: "dialog", "aria-label": title, tabindex: "-1" },
+    h("div", { class: "sheet-head" }, h("h3", {}, title), toggle),
+    folded ? null : h("div", { class: "sheet-body" }, body),
+    folded || !footer ? null : h("div", { class: "sheet-foot" }, footer));
+}
+
+/** What the payment chooser needs to know beside the payments: the hand, ticket needs, the route. */
+export function payContext(game, route = null) {
+  const v = game.view;
+  return { hand: (v && v.hand) || {}, needs: ticketNeeds(game.map, v, game.mySeat), route, rules: game.map.rules || {} };
+}
+
+/** The payment shown first: the one that keeps the most valuable cards. */
+export function bestPayment(game, options, route = null) {
+  return options.length ? chooserModel(options, payContext(game, route)).best : 0;
+}
+
+/** The map elements a dialog is about (they must stay in sight): {cities, routes}. */
+export function sheetTargets(game, node) {
+  const v = game.view;
+  const route = (id) => game.map.routes.find((r) => r.id === id);
+  const ends = (id) => { const r = route(id); return r ? [r.a, r.b] : []; };
+  switch (node && node.id) {
+    case "claim-sheet": return { routes: [game.sheet.route], cities: ends(game.sheet.route) };
+    case "tunnel-sheet": return { routes: [v.tunnel.route], cities: ends(v.tunnel.route) };
+    case "station-sheet": return { routes: [], cities: [game.sheet.city] };
+    case "station-pick-sheet": return { routes: [], cities: [...game.legal.stations.keys()] };
+    case "place-sheet": return { routes: v.last_claimed ? [v.last_claimed] : [], cities: game.legal.place.filter(Boolean) };
+    case "moves-sheet": return { routes: [], cities: [...new Set(game.legal.moves.map((m) => m.city))] };
+    case "keep-sheet": return { routes: [], cities: (v.offered || []).flatMap((tk) => game.ticketCities(tk)) };
+    default: return { routes: [], cities: [] };
+  }
 }
 
 function buttons(...items) {
@@ -57,52 +102,42 @@ function cancelButton(game) {
   return h("button", { type: "button", class: "button", id: "sheet-cancel", onclick: () => { game.sheet = null; game.render(); } }, t("common.cancel"));
 }
 
-/** Radio list of payments; `state.choice` holds the index chosen. */
-function paymentChoice(game, state, name) {
-  if (state.options.length === 1) {
-    return h("div", { class: "payment-single" }, h("span", {}, t("pay.with")), paymentChips(state.options[0]));
-  }
-  return h("fieldset", { class: "payment-options" }, h("legend", {}, t("pay.choose")),
-    state.options.map((cards, i) => h("label", { class: `payment-option${i === state.choice ? " chosen" : ""}` },
-      h("input", {
-        type: "radio", name, value: String(i), checked: i === state.choice,
-        onchange: () => { state.choice = i; game.render(); },
-      }),
-      paymentChips(cards))));
-}
-
 function claimSheet(game, s) {
   const route = game.map.routes.find((r) => r.id === s.route);
-  return sheetBox("claim-sheet", t("claim.title", { route: routeName(game.map, s.route) }),
-    h("p", { class: "sheet-note" }, describeRoute(game.map, route)),
-    route.tunnel ? h("p", { class: "sheet-note warn" }, t("claim.tunnel_warning")) : null,
-    paymentChoice(game, s, "claim-payment"),
-    buttons(
+  const name = routeName(game.map, s.route);
+  const facts = describeRoute(game.map, route);
+  const pay = paymentChooser(s, payContext(game, route), () => game.render());
+  return sheetBox("claim-sheet", t("claim.title", { route: name }),
+    [h("p", { class: "sheet-note route-facts" }, facts.startsWith(`${name}: `) ? facts.slice(name.length + 2) : facts),
+      route.tunnel ? h("p", { class: "sheet-note warn small" }, t("claim.tunnel_warning")) : null,
+      pay.controls],
+    [pay.summary, buttons(
       h("button", {
         type: "button", class: "button primary", id: "confirm-claim",
         onclick: () => game.send({ type: "claim", route: s.route, cards: s.options[s.choice] }),
       }, t("claim.confirm")),
-      cancelButton(game)));
+      cancelButton(game)),
+    quickClaimToggle()]);
 }
 
 function stationPickSheet(game) {
   const cities = [...game.legal.stations.keys()];
   const cost = cities.length ? Object.values(game.legal.stations.get(cities[0])[0]).reduce((a, b) => a + b, 0) : 0;
   return sheetBox("station-pick-sheet", t("station.pick_title"),
-    h("p", { class: "sheet-note" }, t("station.pick_help", { count: cost })),
-    buttons(cancelButton(game)));
+    [h("p", { class: "sheet-note" }, tTouch("station.pick_help", { count: cost }))],
+    [buttons(cancelButton(game))]);
 }
 
 function stationSheet(game, s) {
+  const pay = paymentChooser(s, payContext(game), () => game.render());
   return sheetBox("station-sheet", t("station.title", { city: cityName(game.map, s.city) }),
-    h("p", { class: "sheet-note" }, t("station.help")),
-    paymentChoice(game, s, "station-payment"),
-    buttons(
+    [h("p", { class: "sheet-note small" }, t("station.help")), pay.controls],
+    [pay.summary, buttons(
       h("button", {
         type: "button", class: "button primary", id: "confirm-station",
         onclick: () => game.send({ type: "build_station", city: s.city, cards: s.options[s.choice] }),
       }, t("station.confirm")),
-      cancelButton(game)));
+      cancelButton(game))]);
 }
 
 function keepSheet(game) {
@@ -127,9 +162,9 @@ function keepSheet(game) {
   }));
   const enough = chosen.size >= min;
   return sheetBox("keep-sheet", t("keep.title"),
-    h("p", { class: "sheet-note" }, t("keep.help", { count: min })),
-    list,
-    buttons(
+    [h("p", { class: "sheet-note" }, tTouch("keep.help", { count: min })),
+      list],
+    [buttons(
       h("button", {
         type: "button", class: "button", id: "keep-all",
         onclick: () => { offered.forEach((tk) => chosen.add(tk.id)); game.render(); },
@@ -137,50 +172,52 @@ function keepSheet(game) {
       h("button", {
         type: "button", class: "button primary", id: "confirm-keep", disabled: !enough,
         onclick: () => game.send({ type: "keep_tickets", tickets: offered.map((x) => x.id).filter((id) => chosen.has(id)).sort() }),
-      }, enough ? t("keep.confirm", { count: chosen.size }) : t("keep.need", { count: min }))));
+      }, enough ? t("keep.confirm", { count: chosen.size }) : t("keep.need", { count: min })))]);
 }
 
 function mixSheet(game, mandatory) {
   const draws = game.legal.ticketDraws;
   const label = (mix) => Object.entries(mix || {}).filter(([, n]) => n).map(([d, n]) => t("mix.part", { count: n, deck: t(`deck.${d}`) })).join(" + ");
   return sheetBox("mix-sheet", t("mix.title"),
-    h("p", { class: "sheet-note" }, t("mix.help")),
-    h("div", { class: "mix-options" }, draws.map((a) => h("button", {
-      type: "button", class: "button", dataset: { mix: JSON.stringify(a.mix || {}) },
-      onclick: () => game.send(a),
-    }, label(a.mix)))),
-    mandatory ? null : buttons(cancelButton(game)));
+    [h("p", { class: "sheet-note" }, t("mix.help")),
+      h("div", { class: "mix-options" }, draws.map((a) => h("button", {
+        type: "button", class: "button", dataset: { mix: JSON.stringify(a.mix || {}) },
+        onclick: () => game.send(a),
+      }, label(a.mix))))],
+    mandatory ? null : [buttons(cancelButton(game))]);
 }
 
 function tunnelSheet(game) {
   const v = game.view;
   const tn = v.tunnel;
   const L = game.legal;
-  if (!game.tunnelChoice || game.tunnelChoice.key !== `${tn.route}:${L.tunnelPay.length}`) {
-    game.tunnelChoice = { key: `${tn.route}:${L.tunnelPay.length}`, options: L.tunnelPay, choice: 0 };
+  const key = `${tn.route}:${JSON.stringify(L.tunnelPay)}`;
+  if (!game.tunnelChoice || game.tunnelChoice.key !== key) {
+    game.tunnelChoice = { key, options: L.tunnelPay, choice: bestPayment(game, L.tunnelPay), group: null };
   }
   const s = game.tunnelChoice;
-  const colour = tn.colour === "locomotive" ? t("card.locomotive") : cardName(tn.colour);
+  const pay = s.options.length ? paymentChooser(s, payContext(game), () => game.render()) : null;
+  const byColour = tn.colour && tn.colour !== "locomotive";
   return sheetBox("tunnel-sheet", t("tunnel.title", { route: routeName(game.map, tn.route) }),
-    h("div", { class: "revealed" }, h("span", {}, t("tunnel.revealed")), (tn.revealed || []).map((k) => cardTile(k, { small: true }))),
-    h("p", { class: "sheet-note" }, t("tunnel.extra", { count: tn.extra, colour })),
-    s.options.length ? paymentChoice(game, s, "tunnel-payment") : h("p", { class: "sheet-note warn" }, t("tunnel.cannot_pay")),
-    buttons(
+    [h("div", { class: "revealed" }, h("span", {}, t("tunnel.revealed")), (tn.revealed || []).map((k) => cardTile(k, { small: true }))),
+      h("p", { class: "sheet-note" }, byColour ? t("tunnel.extra", { count: tn.extra, colour: t(`colour.${tn.colour}`) }) : t("tunnel.extra_locomotives", { count: tn.extra })),
+      pay ? pay.controls : h("p", { class: "sheet-note warn" }, t("tunnel.cannot_pay"))],
+    [pay ? pay.summary : null, buttons(
       s.options.length ? h("button", {
         type: "button", class: "button primary", id: "tunnel-pay",
         onclick: () => game.send({ type: "tunnel_pay", cards: s.options[s.choice] }),
       }, t("tunnel.pay")) : null,
-      h("button", { type: "button", class: "button", id: "tunnel-decline", onclick: () => game.send({ type: "tunnel_decline" }) }, t("tunnel.decline"))));
+      h("button", { type: "button", class: "button", id: "tunnel-decline", onclick: () => game.send({ type: "tunnel_decline" }) }, t("tunnel.decline")))]);
 }
 
 function placeSheet(game) {
   const cities = game.legal.place.filter(Boolean);
   return sheetBox("place-sheet", t("place.title"),
-    h("p", { class: "sheet-note" }, t("place.help")),
-    buttons(
+    [h("p", { class: "sheet-note" }, tTouch("place.help"))],
+    [buttons(
       ...cities.map((c) => h("button", { type: "button", class: "button primary", dataset: { city: c }, onclick: () => game.send({ type: "place_passenger", city: c }) },
         t("place.at", { city: cityName(game.map, c) }))),
-      h("button", { type: "button", class: "button", id: "place-none", onclick: () => game.send({ type: "place_passenger", city: null }) }, t("place.none"))));
+      h("button", { type: "button", class: "button", id: "place-none", onclick: () => game.send({ type: "place_passenger", city: null }) }, t("place.none")))]);
 }
 
 /** Tokens a passenger trip would collect, by the same rule as the engine (top of each stack; once per city by default). */
@@ -226,17 +263,24 @@ function movesSheet(game, s) {
         t("passenger.tokens", { tokens: tokens.map((x) => `${cityName(game.map, x.city)} ${x.value}`).join(", ") || "—", count: total }),
         foreign ? ` · ${t("passenger.foreign", { count: foreign })}` : ""),
       h("button", { type: "button", class: "button primary", onclick: () => game.send(m) }, t("passenger.go", { count: total })));
-    const on = () => { s.hover = m; game.renderBoard(); game.board.reveal({ routes: m.path }, game.els.sheet); };
-    const off = () => { if (s.hover === m) { s.hover = null; game.renderBoard(); } };
-    li.addEventListener("pointerenter", on);
-    li.addEventListener("pointerleave", off);
+    const on = () => { s.hover = m; game.renderBoard(); game.board.reveal({ routes: m.path }, game.sheetCover()); };
+    const off = () => { if (s.hover === m && !s.pinned) { s.hover = null; game.renderBoard(); } };
+    li.addEventListener("pointerenter", (ev) => { if (ev.pointerType !== "touch") on(); });
+    li.addEventListener("pointerleave", (ev) => { if (ev.pointerType !== "touch") off(); });
     li.addEventListener("focusin", on);
+    li.addEventListener("click", (ev) => { // a tap shows the trip and keeps it shown (touch screens have no hover)
+      if (ev.target.closest("button")) return;
+      s.pinned = !(s.pinned && s.hover === m);
+      if (s.pinned) on(); else { s.hover = null; game.renderBoard(); }
+      for (const x of li.parentNode.children) x.classList.toggle("shown", x === li && s.pinned);
+    });
+    if (s.pinned && s.hover === m) li.classList.add("shown");
     return li;
   });
   return sheetBox("moves-sheet", t("passenger.title"),
-    h("p", { class: "sheet-note" }, t("passenger.help")),
-    h("ul", { class: "move-list" }, items),
-    buttons(cancelButton(game)));
+    [h("p", { class: "sheet-note" }, tTouch("passenger.help")),
+      h("ul", { class: "move-list" }, items)],
+    [buttons(cancelButton(game))]);
 }
 
 // ---------------------------------------------------------------- waiting room (game not started)
@@ -275,11 +319,11 @@ export function waitingRoom(game) {
 // ---------------------------------------------------------------- help
 export function showHelp(game) {
   const r = game.map.rules || {};
-  const lines = [t("help.goal"), t("help.turn"), t("help.draw"), t("help.claim"), t("help.tickets")];
+  const lines = [t("help.goal"), t("help.turn"), tTouch("help.draw"), tTouch("help.claim"), tTouch("help.tickets")];
   if (r.locomotives_wild === "ferries_and_tunnels") lines.push(t("help.nordic_locos"));
   if (game.map.routes.some((x) => x.tunnel)) lines.push(t("help.tunnels"));
   if (game.map.routes.some((x) => x.ferry)) lines.push(t(r.ferry_substitute_cards ? "help.ferries_substitute" : "help.ferries", { count: r.ferry_substitute_cards }));
-  if (r.stations) lines.push(t("help.stations", { count: r.stations, points: r.unused_station_points }));
+  if (r.stations) lines.push(tTouch("help.stations", { count: r.stations, points: r.unused_station_points }));
   if (r.passengers) lines.push(t("help.passengers", { count: r.passengers }));
   const v = game.view;
   const seen = (kind) => !!(v && ((v.hand && v.hand[kind]) || (v.market || []).includes(kind) || (v.discard && v.discard[kind])));
@@ -288,11 +332,12 @@ export function showHelp(game) {
   lines.push(t("help.end", { count: r.end_trigger_trains ?? 2 }));
   if (r.longest_path_bonus) lines.push(t("help.longest", { count: r.longest_path_bonus }));
   if (r.most_tickets_bonus) lines.push(t("help.most_tickets", { count: r.most_tickets_bonus }));
-  lines.push(t("help.board"), t("help.colourblind"));
+  lines.push(tTouch("help.board"), t("help.colourblind"));
   const overlay = h("div", { class: "modal", id: "help", role: "dialog", "aria-label": t("game.help"), onclick: (ev) => { if (ev.target === overlay) overlay.remove(); } },
     h("div", { class: "modal-box" },
       h("h2", {}, t("help.title", { edition: t(`edition.${game.summary.edition}`) })),
       h("ul", { class: "help-list" }, lines.map((x) => h("li", {}, x))),
+      quickClaimToggle(),
       buttons(h("button", { type: "button", class: "button primary", onclick: () => overlay.remove() }, t("common.close")))));
   document.body.append(overlay);
 }
