@@ -37,6 +37,8 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     port = free_port()
     log = (data / "serve.log").open("wb")
     env = {**os.environ, "TTR_DATA_DIR": str(data)}
+    if env.get("PYTHONPATH"):  # the server runs in a temporary directory: a relative PYTHONPATH=src would miss
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(x) for x in env["PYTHONPATH"].split(os.pathsep))
     env.pop("TTR_DATABASE_URL", None)
     proc = subprocess.Popen(
         [

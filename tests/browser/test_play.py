@@ -25,6 +25,11 @@ from browser_helpers import (
 )
 
 
+def cards_text(n: int) -> str:
+    """The hand total as the English client words it (plural rules: 1 card, 0/2+ cards)."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def hand_size(st: dict[str, Any]) -> int:
     return sum(st["view"]["hand"].values())
 
@@ -92,7 +97,7 @@ def test_game_against_a_bot_from_the_lobby_to_the_final_scores(server: Server, n
     page.wait_for_selector(f"g.route.claimed[data-route='{route}'][data-owner='0']")
     my_turn(page)
     st = state(server, gid, token)
-    assert page.locator("#hand .hand-total").inner_text() == f"{hand_size(st)} cards"
+    assert page.locator("#hand .hand-total").inner_text() == cards_text(hand_size(st))
     page.click("#deck")
     wait_idle(page)
     page.click("#deck")
@@ -153,7 +158,7 @@ def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> 
         page.click("#cover-ready")
         page.wait_for_selector("#cover", state="hidden")
         mine = state(server, gid, token, seat)["view"]["hand"]
-        assert page.locator("#hand .hand-total").inner_text() == f"{sum(mine.values())} cards"
+        assert page.locator("#hand .hand-total").inner_text() == cards_text(sum(mine.values()))
         assert page.locator(".player.me .player-name").inner_text().startswith(names[seat])
         return seat
 
