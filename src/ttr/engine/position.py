@@ -16,7 +16,7 @@ from .actions import (
 )
 from .drawing import cards_json
 from .passengers import PASSENGER_GONE, PASSENGER_UNPLACED
-from .phases import PHASES
+from .phases import PHASES, Phase
 
 if TYPE_CHECKING:
     from .game import Game
@@ -141,7 +141,7 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     g.rng.setstate((st[0], tuple(st[1]), st[2]))
     if d["phase"] not in PHASES:
         raise PositionError(f"unknown phase {d['phase']!r}")
-    g.phase = d["phase"]
+    g.phase = Phase(d["phase"])
     g.current, g.first_player = _player(d["current"], n), _player(d["first_player"], n)
     g.setup_left, g.final_turns, g.pass_streak, g.turn = (
         int(d["setup_left"]),
