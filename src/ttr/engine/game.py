@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NCARDS, NO_CARD, PASSENGER, PLUS4, Cards
-from ..editions import Edition, Route, Ticket, get_edition, parse_edition, per_edition
+from ..editions import Edition, Route, Ticket, check_options, get_edition, per_edition, with_options
 from ..errors import EditionError, IllegalAction, MalformedAction, PositionError
 from . import payments as pay
 from .actions import (
@@ -76,16 +76,10 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
     """The edition with rule options (house rules) applied, validated like a map file."""
     if not options:
         return edition
+    check_options(edition, options)  # types and ranges first, whatever the options hold (before hashing them)
     key = (edition.source_path or edition.id, json.dumps(options, sort_keys=True))
     if key not in _derived:
-        unknown = set(options) - set(edition.raw["rules"])
-        if unknown:
-            raise EditionError(
-                f"unknown rule option(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(edition.raw['rules']))})"
-            )
-        raw = dict(edition.raw)
-        raw["rules"] = {**edition.raw["rules"], **options}
-        _derived[key] = parse_edition(raw, f"{edition.source_path or edition.id} with options {key[1]}")
+        _derived[key] = with_options(edition, options)
     return _derived[key]
 
 
