@@ -77,7 +77,8 @@ def wait_ready(page: Any) -> None:
 
 def wait_idle(page: Any) -> None:
     """Until no action is in flight (the page marks itself busy while the server answers)."""
-    page.wait_for_function("!document.querySelector('.game-page.busy')")
+    # a function, not an expression: Playwright evals expressions in the page, which the CSP forbids
+    page.wait_for_function("() => !document.querySelector('.game-page.busy')")
 
 
 def game_url(server: Server, game_id: str, token: str | None = None) -> str:

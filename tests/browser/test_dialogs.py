@@ -25,7 +25,7 @@ def open_fake(new_page: Any, server: Server, game: Any, game_id: str, seat: int 
 
 
 def posted(page: Any, fake: FakeGame, count: int = 1) -> list[dict[str, Any]]:
-    page.wait_for_function("!document.querySelector('.game-page.busy')")
+    page.wait_for_function("() => !document.querySelector('.game-page.busy')")
     page.wait_for_timeout(50)
     assert len(fake.posted) == count
     return fake.posted

@@ -42,9 +42,16 @@ def create_from_lobby(page: Any, server: Server, edition: str, name: str = "Ana"
     page.click("#create-game")
     page.wait_for_url(re.compile(r"/play/"))
     wait_ready(page)
-    m = re.search(r"/play/([^?]+)\?token=([\w-]+)", page.url)
-    assert m, page.url
-    return m.group(1), m.group(2)
+    return game_and_token(page)
+
+
+def game_and_token(page: Any) -> tuple[str, str]:
+    """The game on screen and the seat token the page holds: once loaded, the token is no longer in the address."""
+    m = re.search(r"/play/([^?/#]+)", page.url)
+    assert m and "token=" not in page.url, page.url
+    token = page.evaluate("(gid) => sessionStorage.getItem(`ttr.token.${gid}`)", m.group(1))
+    assert token, "the page kept no token"
+    return m.group(1), token
 
 
 def test_game_against_a_bot_from_the_lobby_to_the_final_scores(server: Server, new_page: Any) -> None:
@@ -125,12 +132,12 @@ def test_game_against_a_bot_from_the_lobby_to_the_final_scores(server: Server, n
     steps = server.api("GET", f"/api/games/{gid}/replay?step=0")["steps"]
     assert page.inner_text("#replay-count") == f"0 / {steps}"
     page.click("#replay-forward")
-    page.wait_for_function("document.querySelector('#replay-count').textContent.startsWith('1 /')")
+    page.wait_for_function("() => document.querySelector('#replay-count').textContent.startsWith('1 /')")
     page.click("#replay-last")
-    page.wait_for_function(f"document.querySelector('#replay-count').textContent === '{steps} / {steps}'")
+    page.wait_for_function(f"() => document.querySelector('#replay-count').textContent === '{steps} / {steps}'")
     assert page.locator("g.route.claimed").count() == len(final["view"]["routes"])
     page.click("#replay-back")
-    page.wait_for_function(f"document.querySelector('#replay-count').textContent === '{steps - 1} / {steps}'")
+    page.wait_for_function(f"() => document.querySelector('#replay-count').textContent === '{steps - 1} / {steps}'")
 
 
 def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> None:
@@ -144,9 +151,7 @@ def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> 
     page.click("#create-game")
     page.wait_for_url(re.compile(r"/play/"))
     wait_ready(page)
-    m = re.search(r"/play/([^?]+)\?token=([\w-]+)", page.url)
-    assert m
-    gid, token = m.group(1), m.group(2)
+    gid, token = game_and_token(page)
     names = ["Ana", "Bruno"]
 
     def take_over() -> int:
@@ -229,7 +234,7 @@ def test_language_follows_the_browser_and_can_be_switched(server: Server, new_pa
     assert page.inner_text("#create-game") == strings["pt"]["lobby.create"]
     assert page.get_attribute("html", "lang") == "pt"
     page.select_option("#lang-select", "it")
-    page.wait_for_function("document.documentElement.lang === 'it'")
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
     assert page.inner_text("#create-game") == strings["it"]["lobby.create"]
     assert page.inner_text(".switch span") == strings["it"]["settings.colourblind"]
     # The choice is remembered, and the game page speaks it too.
@@ -242,7 +247,7 @@ def test_language_follows_the_browser_and_can_be_switched(server: Server, new_pa
     assert page.inner_text("#keep-sheet h3") == strings["it"]["keep.title"]
     assert strings["it"]["game.players"].upper() in page.inner_text(".area-left h2").upper()
     page.select_option("#lang-select", "es")
-    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
     page.wait_for_selector(f"#keep-sheet h3:text-is('{strings['es']['keep.title']}')")
     assert page.inner_text("#confirm-keep").startswith("Elige al menos")
 

@@ -77,8 +77,7 @@ def test_socket_errors(client):
     with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:
         first = ws.receive_json()
         seq = first["seq"]
-        for raw, code in [
-            ("{oops", "malformed_json"),
+        for raw, code in [  # JSON that is not a valid message: an error, and the socket stays open
             ('{"type": "dance"}', "unknown_message"),
             ("[1]", "malformed"),
             ('{"type": "action", "action": {"type": "draw_blind"}, "x": 1}', "unknown_field"),
@@ -94,6 +93,13 @@ def test_socket_errors(client):
             ws.send_json({"type": "action", "action": {"type": "draw_blind"}})
             assert ws.receive_json()["error"]["code"] == "not_your_turn"
     assert client.get(f"/api/games/{gid}/spectate").json()["seq"] == seq
+    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:  # not JSON: an error, then close 1007
+        ws.receive_json()
+        ws.send_text("{oops")
+        assert ws.receive_json()["error"]["code"] == "malformed_json"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1007
     with client.websocket_connect(f"/ws/games/{gid}") as ws:
         ws.receive_json()
         ws.send_json({"type": "action", "action": {"type": "draw_blind"}})

@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         access_log=not args.no_access_log,
-        ws_max_size=settings.max_body_bytes,
+        # the app itself refuses WebSocket messages over max_body_bytes, with a JSON error and close code 1009;
+        # the protocol's own limit, above it, only stops a client that sends far more
+        ws_max_size=4 * settings.max_body_bytes,
         timeout_graceful_shutdown=3,
         # longer than clients keep idle connections (httpx: 5 s), so that a request is never
         # sent on a connection the server is closing at that moment

@@ -7,22 +7,36 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .derived import per_edition
-from .model import Edition, Route, Rules, Ticket, TicketPolicy, load_edition_file, parse_edition
+from .model import (
+    RULE_OPTIONS,
+    Edition,
+    Route,
+    Rules,
+    Ticket,
+    TicketPolicy,
+    check_options,
+    load_edition_file,
+    parse_edition,
+    with_options,
+)
 
 DATA_DIR = Path(__file__).parent / "data"
 BUILTIN = ("usa", "europe", "nordic", "marklin")
 
 __all__ = [
     "BUILTIN",
+    "RULE_OPTIONS",
     "Edition",
     "Route",
     "Rules",
     "Ticket",
     "TicketPolicy",
+    "check_options",
     "get_edition",
     "load_edition_file",
     "parse_edition",
     "per_edition",
+    "with_options",
 ]
 
 

@@ -96,8 +96,8 @@ class Action(NamedTuple):
         if not isinstance(data, dict):
             raise MalformedAction(f"an action must be a JSON object, got {type(data).__name__}")
         kind = data.get("type")
-        if kind not in _FIELDS:
-            raise MalformedAction(f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})")
+        if not isinstance(kind, str) or kind not in _FIELDS:  # a list or an object is no type (and is unhashable)
+            raise MalformedAction(f"unknown action type {kind!r:.60} (known: {', '.join(ACTION_TYPES)})")
         required, optional = _FIELDS[kind]
         keys = set(data) - {"type"}
         if missing := required - keys:

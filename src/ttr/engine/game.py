@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, Cards
-from ..editions import Edition, Route, Ticket, get_edition, parse_edition
+from ..editions import Edition, Route, Ticket, check_options, get_edition, with_options
 from ..editions.derived import PER_EDITION_MAX, IdentityCache
 from ..errors import EditionError, IllegalAction, MalformedAction, PositionError, SetupError
 from . import claims, drawing, ending, passengers, position, stations, tickets
@@ -85,19 +85,9 @@ def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Ed
     edition object and option set (a bounded cache): the same request gives the same edition object."""
     if not options:
         return edition
-
-    def build() -> Edition:
-        unknown = set(options) - set(edition.raw["rules"])
-        if unknown:
-            raise EditionError(
-                f"unknown rule option(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(edition.raw['rules']))})"
-            )
-        raw = dict(edition.raw)
-        raw["rules"] = {**edition.raw["rules"], **options}
-        return parse_edition(raw, f"{edition.id} with options {key}")
-
+    check_options(edition, options)  # types and ranges first, whatever the options hold (before hashing them)
     key = json.dumps(options, sort_keys=True)
-    return _with_options.get(edition, key, build)
+    return _with_options.get(edition, key, lambda: with_options(edition, options))
 
 
 class Game:

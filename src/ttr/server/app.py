@@ -11,16 +11,18 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
@@ -28,10 +30,20 @@ from ..editions import BUILTIN, get_edition
 from ..engine import Game
 from .config import Settings
 from .db import Database, migrate
-from .errors import ApiError, unknown_game
+from .errors import COMMON_ERRORS, ApiError, error_responses, unknown_game
 from .expiry import Expiry
 from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
+from .messages import (
+    ActionBody,
+    CreateGame,
+    JoinBody,
+    MalformedJson,
+    PingMessage,
+    UndoBody,
+    decode_json,
+    parse_client_message,
+)
 from .outage import OUTAGES, unavailable
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
 
@@ -41,50 +53,13 @@ API_DESCRIPTION = """Ticket to Ride game server. See docs/api.md for the whole c
 sequence numbers, WebSocket messages, undo rules). Authenticate with `Authorization: Bearer <token>`."""
 
 
-# ---------------------------------------------------------------------- request bodies
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeatSpec(_Strict):
-    type: Literal["human", "bot"]
-    level: str | None = Field(None, description="bot level: easy, medium, hard or max (default medium)")
-    name: str | None = Field(None, description="display name for a human seat (hot-seat games)")
-    open: bool = Field(False, description="a human seat anyone may take from the lobby (else reserved for its invitation link)")
-
-
-class CreateGame(_Strict):
-    edition: str = Field("usa", description="usa, europe, nordic or marklin")
-    players: int | None = Field(None, ge=1, le=8, description="number of players (default: the number of seats, else 2)")
-    options: dict[str, Any] = Field(default_factory=dict, description="rule overrides (see GET /api/editions)")
-    seats: list[SeatSpec] | None = Field(None, max_length=8, description="one per player (default: you + medium bots)")
-    hotseat: bool = Field(False, description="one token controls every human seat (several people at one screen)")
-    public: bool = Field(True, description="listed in the lobby, free seats can be joined by anyone")
-    name: str | None = Field(None, max_length=200, description="a title for the lobby")
-
-
-class JoinBody(_Strict):
-    name: str = Field(..., max_length=200, description="display name, 1-32 characters")
-    seat: int | None = Field(None, ge=0, le=7)
-
-
-class ActionBody(_Strict):
-    seat: int | None = Field(None, ge=0, le=7, description="which of your seats acts (hot-seat); default the one to move")
-    action: dict[str, Any] = Field(..., description='the action JSON, e.g. {"type": "draw_blind"}')
-    expected_seq: int | None = Field(None, description="the seq your decision was based on: 409 state_changed if stale")
-
-
-class UndoBody(_Strict):
-    seat: int | None = Field(None, ge=0, le=7)
-
-
 # ---------------------------------------------------------------------- helpers
 def json_response(obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json", headers=headers)
 
 
-def error_response(err: ApiError) -> Response:
-    return json_response(err.body(), err.status, headers=err.headers)
+def error_response(err: ApiError, headers: dict[str, str] | None = None) -> Response:
+    return json_response(err.body(), err.status, {**(err.headers or {}), **(headers or {})} or None)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -169,6 +144,85 @@ class ServerTiming:
             await send(message)
 
         await self.app(scope, receive, timed)
+
+
+# ---------------------------------------------------------------------- hardening: headers, JSON bodies, errors
+# What the browser may do with our pages: scripts, styles, images and connections from this server only (the
+# WebSocket included: 'self' covers ws/wss on the same host), no plugins, never inside a frame.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),  # a page address never leaves in a Referer (join links carry tokens)
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+class SecurityHeaders:
+    """Add SECURITY_HEADERS to every HTTP response (a header the app set itself is kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in SECURITY_HEADERS if name not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    """Whether FastAPI will decode this body as JSON (no content type, or application/json or */*+json)."""
+    if not content_type:
+        return True
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+class JsonRoute(APIRoute):
+    """An API route whose JSON body goes through the server's strict decoder (messages.decode_json: depth and
+    number limits) before FastAPI reads it, so that every unreadable body is ``400 malformed_json`` with the
+    reason, never an exception deep inside the parser."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            if self.body_field is not None:
+                try:
+                    body = await request.body()
+                except ClientDisconnect:  # BodyLimit cut the body off and has answered 413
+                    raise ApiError(413, "too_large", "request body too large") from None
+                if body and _is_json(request.headers.get("content-type")):
+                    try:
+                        decode_json(body)
+                    except MalformedJson as exc:
+                        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from None
+            return await handler(request)
+
+        return checked
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> str:
+    """The Allow header for a 405: the methods of every route whose path matches (Starlette names only the
+    first such route's)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if getattr(route, "methods", None) and route.matches(scope)[0] != Match.NONE:
+            methods |= route.methods  # type: ignore[attr-defined]
+    return ", ".join(sorted(methods))
 
 
 def edition_summary(edition_id: str) -> dict[str, Any]:
@@ -261,7 +315,16 @@ def create_app(settings: Settings) -> FastAPI:
             await hub.stop()
             db.dispose()
 
-    app = FastAPI(title="ttr game server", version="1", description=API_DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="ttr game server",
+        version="1",
+        description=API_DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # served below from the package's own copy of Swagger UI, not from a CDN
+        redoc_url=None,
+        responses=error_responses(*COMMON_ERRORS),
+    )
+    app.router.route_class = JsonRoute
     app.state.service = service
     app.state.hub = hub
     app.state.settings = settings
@@ -269,6 +332,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RateLimitMiddleware, limits=rates)
     app.add_middleware(ServerTiming)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> Response:
@@ -287,14 +351,17 @@ def create_app(settings: Settings) -> FastAPI:
             return error_response(ApiError(400, "malformed_json", "the body is not valid JSON"))
         parts = []
         for e in errors[:5]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            where = ".".join(str(x)[:40] for x in e.get("loc", ()) if x != "body") or "body"
             parts.append(f"{where}: {e.get('msg', 'invalid')}")
         return error_response(ApiError(422, "invalid_request", "; ".join(parts)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return error_response(ApiError(exc.status_code, code, str(exc.detail)))
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(app, request.scope)
+        return error_response(ApiError(exc.status_code, code, str(exc.detail)), headers)
 
     call = hub.call
 
@@ -306,7 +373,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def list_editions() -> Response:
         return json_response([edition_summary(e) for e in BUILTIN])
 
-    @app.get("/api/editions/{edition_id}/map", tags=["editions"], summary="Cities, routes, tickets and rules of a map")
+    @app.get(
+        "/api/editions/{edition_id}/map",
+        tags=["editions"],
+        summary="Cities, routes, tickets and rules of a map",
+        responses=error_responses(404),
+    )
     async def get_map(edition_id: str) -> Response:
         if edition_id not in BUILTIN:
             raise ApiError(404, "unknown_edition", f"unknown edition {edition_id!r} (known: {', '.join(BUILTIN)})")
@@ -340,7 +412,7 @@ def create_app(settings: Settings) -> FastAPI:
         # a read of many games: in a worker thread even with SQLite, so that a big lobby never stalls play
         return json_response(await asyncio.to_thread(service.list_games, status))  # an outage: _outage answers 503
 
-    @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary")
+    @app.get("/api/games/{game_id}", tags=["games"], summary="A game's public summary", responses=error_responses(404))
     async def game_summary(game_id: str) -> Response:
         return json_response((await live_game(game_id)).summary())
 
@@ -348,6 +420,7 @@ def create_app(settings: Settings) -> FastAPI:
         "/api/games/{game_id}/join",
         tags=["games"],
         summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)",
+        responses=error_responses(401, 403, 404, 409),
     )
     async def join(game_id: str, body: JoinBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat)
@@ -358,6 +431,7 @@ def create_app(settings: Settings) -> FastAPI:
         "/api/games/{game_id}/state",
         tags=["play"],
         summary="My view of the game, my legal actions when it is my turn, whether I can undo",
+        responses=error_responses(401, 403, 404),
     )
     async def state(
         game_id: str, authorization: Annotated[str | None, Header()] = None, seat: Annotated[int | None, Query(ge=0, le=7)] = None
@@ -366,7 +440,12 @@ def create_app(settings: Settings) -> FastAPI:
         live = await live_game(game_id)
         return json_response(live.state(authorise(live, token), seat))
 
-    @app.get("/api/games/{game_id}/spectate", tags=["play"], summary="The public view (no one's hand or tickets)")
+    @app.get(
+        "/api/games/{game_id}/spectate",
+        tags=["play"],
+        summary="The public view (no one's hand or tickets)",
+        responses=error_responses(404),
+    )
     async def spectate(game_id: str) -> Response:
         live = await live_game(game_id)
         st = live.state(SPECTATOR, None)
@@ -376,6 +455,7 @@ def create_app(settings: Settings) -> FastAPI:
         "/api/games/{game_id}/actions",
         tags=["play"],
         summary="Play an action (409 not_your_turn / state_changed; 422 illegal, with the reason)",
+        responses=error_responses(401, 403, 404, 409),
     )
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
@@ -388,6 +468,7 @@ def create_app(settings: Settings) -> FastAPI:
         "/api/games/{game_id}/undo",
         tags=["play"],
         summary="Take back your last action (only alone vs bots or hot-seat, never past hidden information)",
+        responses=error_responses(401, 403, 404, 409),
     )
     async def undo(
         game_id: str, authorization: Annotated[str | None, Header()] = None, body: Annotated[UndoBody | None, Body()] = None
@@ -396,7 +477,7 @@ def create_app(settings: Settings) -> FastAPI:
         hub.announce(new)
         return json_response({"seq": new.seq})
 
-    @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`")
+    @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`", responses=error_responses(404))
     async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:
         live = await live_game(game_id)
         return json_response({"seq": live.seq, "events": live.events_since(since, SPECTATOR)})
@@ -407,11 +488,21 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(409, "not_finished", "the record is published when the game is over")
         return live.record()
 
-    @app.get("/api/games/{game_id}/record", tags=["play"], summary="The record of a finished game (replayable)")
+    @app.get(
+        "/api/games/{game_id}/record",
+        tags=["play"],
+        summary="The record of a finished game (replayable)",
+        responses=error_responses(404, 409),
+    )
     async def record(game_id: str) -> Response:
         return json_response(await finished_record(game_id))
 
-    @app.get("/api/games/{game_id}/record.json", tags=["play"], summary="The record as a download (`ttr replay` reads it)")
+    @app.get(
+        "/api/games/{game_id}/record.json",
+        tags=["play"],
+        summary="The record as a download (`ttr replay` reads it)",
+        responses=error_responses(404, 409),
+    )
     async def record_download(game_id: str) -> Response:
         rec = await finished_record(game_id)
         return json_response(rec, headers={"Content-Disposition": f'attachment; filename="ttr-{game_id}.json"'})
@@ -420,6 +511,7 @@ def create_app(settings: Settings) -> FastAPI:
         "/api/games/{game_id}/replay",
         tags=["play"],
         summary="A finished game's public view after `step` actions, with that action's events (replay viewer)",
+        responses=error_responses(404, 409),
     )
     async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> Response:
         rec = await finished_record(game_id)
@@ -457,6 +549,10 @@ def create_app(settings: Settings) -> FastAPI:
     async def index() -> Response:
         return page("index.html")
 
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> Response:
+        return page("docs.html")  # Swagger UI from static/vendor/swagger-ui: works offline, under the CSP
+
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
         return page("play.html")
@@ -474,12 +570,19 @@ def _int_param(raw: str | None, name: str) -> int | None:
     if raw is None or raw == "":
         return None
     try:
+        if len(raw) > 18:
+            raise ValueError(raw)
         value = int(raw)
     except ValueError:
         raise ApiError(400, "bad_parameter", f"{name} must be an integer") from None
     if value < 0:
         raise ApiError(400, "bad_parameter", f"{name} must not be negative")
     return value
+
+
+WS_UNSUPPORTED = 1003  # a binary frame: this server speaks JSON text
+WS_INVALID = 1007  # a text frame that is not JSON this server accepts (syntax, depth, numbers)
+WS_TOO_BIG = 1009  # over Settings.max_body_bytes
 
 
 class Session:
@@ -558,15 +661,29 @@ class Session:
             wake.clear()
 
     async def read(self) -> None:
+        """Take messages until the client leaves. A frame that is not a JSON text message this server accepts
+        gets one error message, then the socket is closed with the code saying why (docs/api.md); a message
+        that is JSON but not a valid message gets an error and the socket stays open."""
         while True:
-            text = await self.ws.receive_text()
-            if len(text) > self.max_bytes:
-                await self.error(ApiError(413, "too_large", f"message over {self.max_bytes} bytes"))
-                continue
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                await self.refuse(
+                    ApiError(400, "unsupported_frame", "binary frames are not supported: send JSON text"), WS_UNSUPPORTED
+                )
+                return
+            if len(text) > self.max_bytes or len(text.encode("utf-8", "surrogatepass")) > self.max_bytes:
+                await self.refuse(ApiError(413, "too_large", f"message over {self.max_bytes} bytes"), WS_TOO_BIG)
+                return
             try:
-                msg = json.loads(text)
-            except json.JSONDecodeError:
-                await self.error(ApiError(400, "malformed_json", "the message is not valid JSON"))
+                msg = parse_client_message(decode_json(text))
+            except MalformedJson as exc:
+                await self.refuse(ApiError(400, "malformed_json", f"the message is not valid JSON: {exc}"), WS_INVALID)
+                return
+            except ApiError as exc:
+                await self.error(exc)
                 continue
             try:
                 await self.handle(msg)
@@ -574,28 +691,20 @@ class Session:
                 await self.error(exc)
 
     async def handle(self, msg: Any) -> None:
-        if not isinstance(msg, dict):
-            raise ApiError(400, "malformed", "a message must be a JSON object")
-        kind = msg.get("type")
-        if kind == "ping":
-            if set(msg) - {"type"}:
-                raise ApiError(400, "unknown_field", "ping takes no fields")
+        if isinstance(msg, PingMessage):
             await self.send({"type": "pong"})
             return
-        if kind != "action":
-            raise ApiError(400, "unknown_message", f"unknown message type {kind!r} (known: action, ping)")
-        if extra := set(msg) - {"type", "seat", "action", "expected_seq"}:
-            raise ApiError(400, "unknown_field", f"unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        seat, expected = msg.get("seat"), msg.get("expected_seq")
-        for name, value in (("seat", seat), ("expected_seq", expected)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise ApiError(400, "malformed", f"{name} must be an integer")
-        if "action" not in msg:
-            raise ApiError(400, "malformed", "an action message needs 'action'")
         if self.access.spectator:
             raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
-        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.token, seat, msg["action"], expected)
+        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.token, msg.seat, msg.action, msg.expected_seq)
         self.hub.announce(new)
+
+    async def refuse(self, exc: ApiError, close_code: int) -> None:
+        """Send the error, then close with `close_code` (the client may already be gone: nothing to log then)."""
+        async with self.send_lock:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self.ws.send_text(json.dumps({"type": "error", "error": exc.body()["error"]}))
+                await self.ws.close(code=close_code, reason=exc.code)
 
     async def error(self, exc: ApiError) -> None:
         await self.send({"type": "error", "error": exc.body()["error"]})

@@ -23,14 +23,36 @@ function setupTopbar() {
   });
 }
 
+/**
+ * A join link carries the seat's token (/play/{id}?token=...). Keep it in this tab's sessionStorage and take it
+ * out of the address bar at once, so that the address can be shared, bookmarked or seen on screen without
+ * giving the seat away; a reload finds it again (game.js also remembers it in localStorage).
+ */
+function takeTokenFromAddress(gameId, params) {
+  const key = `ttr.token.${gameId}`;
+  const token = params.get("token");
+  try {
+    if (token) sessionStorage.setItem(key, token);
+    else if (sessionStorage.getItem(key)) params.set("token", sessionStorage.getItem(key));
+  } catch { /* storage disabled: the token stays usable for this page */ }
+  if (token) {
+    const rest = new URLSearchParams(params);
+    rest.delete("token");
+    const query = rest.toString();
+    history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+  }
+  return params;
+}
+
 async function main() {
+  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  let params = new URLSearchParams(location.search);
+  if (parts[0] === "play" && parts[1]) params = takeTokenFromAddress(parts[1], params);
   await initI18n();
   applyTranslations(document);
   document.title = t("app.title");
   setupTopbar();
   const root = document.getElementById("app");
-  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
-  const params = new URLSearchParams(location.search);
   try {
     if (parts[0] === "play" && parts[1]) {
       document.body.classList.add("page-game");
