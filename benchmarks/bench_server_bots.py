@@ -3,7 +3,8 @@
     python benchmarks/bench_server_bots.py [--max-games 30] [--duration 90] [--url http://127.0.0.1:8000]
 
 Starts its own `ttr serve` (a fresh SQLite file, `--bot-delay 0 --undo-window 0` so that the figures are the
-server's, not the politeness delays) unless --url is given. Then:
+server's, not the politeness delays, and `--no-limits`: one client creates every game) unless --url is given.
+Then:
 
 * creates `--max-games` bot-only games of four `max` bots (they think as hard as their budget allows);
 * plays human games (one person + three `medium` bots, USA) one after another over HTTP and a WebSocket,
@@ -229,6 +230,8 @@ def main() -> int:
         helptext = subprocess.run([*cmd[:4], "--help"], capture_output=True, text=True).stdout
         if "--undo-window" in helptext:  # (not in servers before the bot pool: lets this measure them too)
             cmd += ["--undo-window", "0"]
+        if "--no-limits" in helptext:  # one client creates 30 games at once
+            cmd += ["--no-limits"]
         proc = subprocess.Popen(cmd)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60

@@ -59,7 +59,8 @@ def _first_move(view: Any) -> bool:
 
 
 class GilHolder(_Medium):
-    """The game's very first move holds the GIL for ~4 s (2-8 s: the machine may be busy) in one C call (a server thread would stall every request)."""
+    """The game's very first move holds the GIL for ~4 s (2-8 s on a busy machine) in one C call: in a server
+    thread it would stall every request."""
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         if _first_move(view) and view.me == view.first_player:
