@@ -52,6 +52,8 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             str(data / "ttr.sqlite3"),
             "--bot-delay",
             "0",
+            "--undo-window",
+            "0",
             "--no-access-log",
             "--log-level",
             "warning",

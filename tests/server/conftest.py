@@ -16,7 +16,13 @@ from ttr.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.sqlite3'}", bot_delay=0.0, bot_sweep_seconds=0.2)
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'ttr.sqlite3'}",
+        bot_delay=0.0,
+        bot_sweep_seconds=0.2,
+        undo_window=0.0,  # bots answer at once (tests of the undo window make their own app)
+        bot_budget=0.5,
+    )
 
 
 @pytest.fixture

@@ -113,12 +113,14 @@ class ServerProcess:
         quiet: bool = True,
         extra: list[str] | None = None,
         env: dict[str, str] | None = None,
+        undo_window: float = 0.0,
     ) -> None:
         self.db = db
         self.extra = list(extra or [])
         self.env = dict(env or {})
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.undo_window = undo_window
         self.log = log
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
@@ -147,6 +149,8 @@ class ServerProcess:
                 self.db,
                 "--bot-delay",
                 str(self.bot_delay),
+                "--undo-window",
+                str(self.undo_window),
                 *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"]),
                 *self.extra,
             ],

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--bot-delay",
         type=float,
         default=DEFAULT_BOT_DELAY,
-        help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY})",
+        help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY}); it thinks meanwhile",
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         knobs = _settings_kwargs(args)
+        if knobs.get("bot_workers", 1) < 1 or knobs.get("bot_budget", 1.0) <= 0:
+            raise ValueError("--bot-workers must be at least 1 and --bot-budget more than 0")
     except ValueError as exc:
         print(f"ttr serve: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
 from ..editions import BUILTIN, get_edition
-from ..engine import Game
+from .botpool import replay_step  # noqa: F401 - computed in the bot pool's workers; kept importable from here
 from .config import Settings
 from .db import Database, migrate
 from .errors import COMMON_ERRORS, ApiError, error_responses, unknown_game
@@ -265,29 +265,6 @@ def edition_map(edition_id: str) -> dict[str, Any]:
     }
 
 
-def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
-    """For the replay viewer: the public view after `step` actions of a finished game's record, who played
-    action `step` and its public events (replaying the record; nothing is stored)."""
-    actions = record["actions"]
-    if step > len(actions):
-        raise ApiError(422, "bad_step", f"step must be between 0 and {len(actions)}")
-    game = Game(record["edition"], record["players"], record["seed"], record.get("options") or None)
-    for a in actions[: max(step - 1, 0)]:
-        game.step(a)
-    actor, events = None, []
-    if step:
-        actor = game.current
-        events = [e.public() for e in game.apply(actions[step - 1])]
-    return {
-        "step": step,
-        "steps": len(actions),
-        "actor": actor,
-        "action": actions[step - 1] if step else None,
-        "events": events,
-        "view": game.view(None).to_dict(),
-    }
-
-
 # ---------------------------------------------------------------------- the app
 def create_app(settings: Settings) -> FastAPI:
     db = Database(settings.database_url, wal_limit_bytes=settings.wal_limit_bytes)
@@ -515,7 +492,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> Response:
         rec = await finished_record(game_id)
-        return json_response(await asyncio.to_thread(replay_step, rec, step))
+        return json_response(await hub.pool.replay(game_id, rec, step))  # replayed in a worker process
 
     # ------------------------------------------------------------------ WebSocket
     @app.websocket("/ws/games/{game_id}")

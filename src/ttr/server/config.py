@@ -16,6 +16,16 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.5  # seconds a bot waits before playing, so humans can follow the game
 MAX_BODY_BYTES = 64 * 1024
+DEFAULT_BOT_BUDGET = 2.0  # seconds a search bot (level max) may think about one move
+DEFAULT_UNDO_WINDOW = 2.0  # seconds bots wait after a person's move that can still be undone
+
+
+def default_bot_workers() -> int:
+    """Bot worker processes: two on a small machine (one for searches, one for quick bots), up to four."""
+    return max(2, min(4, os.cpu_count() or 2))
+
+
+DEFAULT_BOT_WORKERS = default_bot_workers()
 
 
 def default_data_dir() -> Path:
@@ -53,6 +63,11 @@ class Settings:
     max_body_bytes: int = MAX_BODY_BYTES
     bot_sweep_seconds: float = 1.0  # how often to look for bot turns that no process is playing (after a crash)
     bot_lease_seconds: float = 5.0  # a process that took a bot turn keeps it this long before another may
+    # --- bots (ttr.server.botpool)
+    bot_workers: int = DEFAULT_BOT_WORKERS  # processes bots think in
+    bot_budget: float = DEFAULT_BOT_BUDGET  # seconds a max bot may think about a move
+    undo_window: float = DEFAULT_UNDO_WINDOW  # seconds bots wait after a person's move that can still be undone
+    bot_factory: str | None = None  # "module:function(level, seed, budget) -> Bot" instead of the levels (tests)
 
     # --- per-client rates ("N/second", "N/minute", "N/hour"; several joined by ";"): moving windows, per IP
     limits_enabled: bool = True  # False: no rate and no cap at all (load tests on a machine of one's own)
@@ -98,6 +113,24 @@ class Knob:
 
 
 KNOBS: tuple[Knob, ...] = (
+    Knob(
+        "bot_workers",
+        "--bot-workers",
+        "processes bots think in, at least 1; with 2 or more one is kept for the quick levels (easy, medium, hard) "
+        "so that max-bot searches never delay them",
+    ),
+    Knob(
+        "bot_budget",
+        "--bot-budget",
+        "seconds a max bot may think about one move (ticket choices twice that); a move not answered in "
+        "2 x budget + 1 s is played by the next cheaper level",
+    ),
+    Knob(
+        "undo_window",
+        "--undo-window",
+        "seconds bots wait after a person's move that can still be undone (0: they answer after --bot-delay, and "
+        "undo is possible only until they do)",
+    ),
     Knob("rate_create", "--rate-create", "games one client may create"),
     Knob("rate_join", "--rate-join", "joins (and renames) by one client"),
     Knob("rate_rename", "--rate-rename", "renames of one seat"),

@@ -6,11 +6,17 @@ cached snapshot and send what is new. A change made in this process wakes them d
 commit; a change made by another process arrives as a notification, the snapshot is reloaded once,
 then the watchers are woken.
 
-Bots: after a change that leaves a bot to move, this process plays that turn after ``bot_delay``
-seconds. Before thinking it takes a short lease on the game row (so two processes never both think),
-and it submits with the ``seq`` it thought about (so a bot never moves twice, even if a lease expired).
-A sweeper finds bot turns that nobody played for a while — their process died — and plays them: that
-is how games resume after a restart.
+Bots: after a change that leaves a bot to move, this process plays that turn. Before thinking it takes a
+short lease on the game row (so two processes never both think), and it submits with the ``seq`` it
+thought about (so a bot never moves twice, even if a lease expired). The thinking happens in the bot
+pool (``botpool``: worker processes, fairly shared between games, a time budget per move); the move is
+submitted no earlier than ``bot_delay`` seconds after the change it answers (so people can follow), or
+``undo_window`` seconds when that change was a person's move that can still be undone (so they can take
+it back before a bot answers: an undo never goes past another seat's move). A sweeper finds bot turns
+that nobody played for a while — their process died — and plays them: that is how games resume after a
+restart.
+
+Service code (database and engine) runs in worker threads, never on the event loop.
 """
 
 from __future__ import annotations
@@ -20,14 +26,12 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio.to_thread
 
-from ..bots import Bot, make_bot
-from ..engine import Action
+from .botpool import BotPool
 from .config import Settings
 from .errors import ApiError
 from .outage import is_outage, unavailable
@@ -37,24 +41,17 @@ log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
 
-@dataclass
-class _BotMemory:
-    bot: Bot
-    seen: int  # events observed up to this seq
-
-
 class Hub:
     def __init__(self, service: GameService, settings: Settings) -> None:
         self.service = service
         self.settings = settings
         self.bot_delay = settings.bot_delay
-        self.inline = service.db.is_sqlite
+        self.undo_window = settings.undo_window
+        self.pool = BotPool(settings.bot_workers, settings.bot_budget, settings.bot_factory)
         self._subs: dict[str, set[asyncio.Event]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
-        self._bots: dict[tuple[str, int], _BotMemory] = {}
-        self._bots_lock = threading.Lock()
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
@@ -66,6 +63,7 @@ class Hub:
         if self.settings.is_postgres:
             self._listener = threading.Thread(target=self._listen, name="ttr-listen", daemon=True)
             self._listener.start()
+        await self.pool.start()  # ready to think before the server answers (the first start takes a few seconds)
         self._tasks.append(asyncio.create_task(self._sweep(first_idle=0.0)))
         if self.service.db.is_sqlite:
             self._tasks.append(asyncio.create_task(self._checkpoints()))
@@ -79,14 +77,12 @@ class Hub:
                 await task
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 3.0)
+        await self.pool.stop()
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run service code (database, engine). SQLite: right here — a change takes about a millisecond and SQLite
-        runs one writer at a time anyway, while worker threads would fight the event loop for the GIL and add
-        latency under load. PostgreSQL: in a worker thread, so that network round trips never block the loop."""
+        """Run service code (database, engine) in a worker thread: the event loop only routes requests, so a slow
+        engine call or database never stalls the other games (SQLite and PostgreSQL alike)."""
         try:
-            if self.inline:
-                return fn(*args, **kwargs)
             return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs))
         except Exception as exc:
             if is_outage(exc):  # a full disk, a database restarting: 503 unavailable, one log line
@@ -184,7 +180,6 @@ class Hub:
         try:
             tried_seq = -1
             while True:
-                await asyncio.sleep(self.bot_delay)
                 outcome, live = await self._bot_turn(game_id)
                 if outcome == "moved":
                     self.announce(live)
@@ -204,17 +199,42 @@ class Hub:
             if self._bot_tasks.get(game_id) is asyncio.current_task():
                 del self._bot_tasks[game_id]
 
+    def pause(self, live: LiveGame) -> float:
+        """Seconds between the change `live` shows and a bot's answer: the undo window after a person's move that
+        can still be undone (alone against bots, or hot-seat), else the bot delay."""
+        if (
+            self.undo_window > self.bot_delay
+            and live.undo_allowed
+            and isinstance(live.undo_check(Access(live.humans, hotseat=live.hotseat)), int)
+        ):
+            return self.undo_window
+        return self.bot_delay
+
     async def _bot_turn(self, game_id: str) -> tuple[str, LiveGame]:
         """Think and play one bot turn. Returns (moved | not_bot | busy | stale, snapshot)."""
-        live = await self.call(self.service.get, game_id)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        live, leased, position = await self.call(self._prepare_bot_turn, game_id)
         if not live.bot_to_move:
             return "not_bot", live
-        if not await self.call(self.service.take_bot_lease, game_id, live.seq):
+        if not leased:
             return "busy", live
+        assert position is not None
         seat = live.game.current
-        action = await anyio.to_thread.run_sync(self._think, live, seat)  # a strong bot may think for seconds
+        not_before = start + self.pause(live)
+
+        def wanted() -> bool:  # asked when a worker is free: skip the thinking if the game has moved on meanwhile
+            cur = self.service.cached(game_id)
+            return cur is None or cur.seq == live.seq
+
+        move = await self.pool.think(live, seat, position, wanted)
+        if move is None:
+            return "stale", await self.call(self.service.get, game_id)
+        wait = not_before - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)  # the bot thought meanwhile: it answers after the delay, not delay + thinking
         try:
-            new, _ = await self.call(self.service.submit, game_id, Access(frozenset({seat})), seat, action.to_json(), live.seq)
+            new, _ = await self.call(self.service.submit, game_id, Access(frozenset({seat})), seat, move["action"], live.seq)
         except ApiError as exc:
             if exc.code == "state_changed":
                 return "stale", await self.call(self.service.get, game_id)
@@ -222,37 +242,15 @@ class Hub:
             return "stale", live
         return "moved", new
 
-    def _think(self, live: LiveGame, seat: int) -> Action:
-        g = live.game
-        legal = g.legal_actions()
-        bot = self._bot_for(live, seat)
-        try:
-            return bot.act(g.view(seat), legal)
-        except Exception:
-            log.exception("bot %s failed in game %s; playing its first legal action", live.seats[seat].level, live.id)
-            return legal[0]
-
-    def _bot_for(self, live: LiveGame, seat: int) -> Bot:
-        """This process's bot for the seat, having observed every event its player may see (rebuilt after an undo)."""
-        key = (live.id, seat)
-        with self._bots_lock:
-            mem = self._bots.get(key)
-            if mem is not None and any(e.type == "undo" for e in live.events[mem.seen :]):
-                mem = None
-            if mem is None:
-                level = live.seats[seat].level or "medium"
-                mem = self._bots[key] = _BotMemory(make_bot(level, seed=(live.game.seed * 31 + seat) % (1 << 62)), 0)
-            entitled = frozenset({seat})
-            for e in live.events[mem.seen :]:
-                if e.action_idx is not None and not e.undone:
-                    mem.bot.observe(e.form(entitled))
-            mem.seen = live.seq
-            return mem.bot
+    def _prepare_bot_turn(self, game_id: str) -> tuple[LiveGame, bool, dict[str, Any] | None]:
+        """(Thread) the game, whether this process took the lease to play its bot's turn, the position to think about."""
+        live = self.service.get(game_id)
+        if not live.bot_to_move or not self.service.take_bot_lease(game_id, live.seq):
+            return live, False, None
+        return live, True, _position(live)
 
     def _forget_bots(self, game_id: str) -> None:
-        with self._bots_lock:
-            for key in [k for k in self._bots if k[0] == game_id]:
-                del self._bots[key]
+        self.pool.forget(game_id)
 
     async def _checkpoints(self) -> None:
         while True:
@@ -279,3 +277,11 @@ class Hub:
                 log.exception("bot sweep failed")
             idle = self.bot_delay + 2 * self.settings.bot_sweep_seconds
             await asyncio.sleep(self.settings.bot_sweep_seconds)
+
+
+def _position(live: LiveGame) -> dict[str, Any]:
+    """The position a bot thinks about (computed once per snapshot)."""
+    pos = live.memo.get("position")
+    if pos is None:
+        pos = live.memo["position"] = live.game.to_dict()
+    return pos

@@ -7,11 +7,19 @@ claim of a tunnel (three cards are turned over), and the last action of the game
 shown). Everything else — a claim without a tunnel, a station, keeping tickets already seen, paying for
 or declining a tunnel already revealed, placing or moving a passenger, passing — reveals nothing.
 
-Undo goes back to the controller's previous decision point: it removes the controller's last action and
-everything played after it (bots' moves included) — but only if none of those actions revealed hidden
-information, by anyone, so that undoing can never be used to peek at the deck or the tickets. The
-engine is deterministic given the seed and the actions, so the game is rebuilt by replaying the record
-without the removed actions: the deck order stays exactly what it was.
+Undo takes back the controller's last action, one action at a time, and only when nothing can be learnt
+from it (docs/api.md, "Undo"):
+
+* never an action that revealed hidden information (so that undoing can never be used to peek at the
+  deck or the tickets);
+* never past another seat's action, whatever it showed: a bot's claim shows the cards it paid and the
+  route it wanted, and taking it back would put those cards back in a hand the person now knows, and
+  let them see how the bot answers something else. Once another seat has moved, what came before
+  stays. (The server gives the person time to undo first: bots wait ``undo_window`` seconds after a
+  move that can still be undone.)
+
+The engine is deterministic given the seed and the actions, so the game is rebuilt by replaying the
+record without the removed action: the deck order stays exactly what it was.
 """
 
 from __future__ import annotations
@@ -45,13 +53,17 @@ def action_reveals(before: Game, action: Action, after: Game) -> bool:
 def undo_point(actions: Sequence[tuple[int, bool]], controlled: frozenset[int]) -> int | str:
     """How many actions to keep to undo the controller's last action, or the reason it cannot be undone.
 
-    `actions` are (seat, reveals) for every recorded action, in order.
+    `actions` are (seat, reveals) for every recorded action, in order. Only the very last action can be
+    taken back: one of the controller's seats played it and it revealed nothing.
     """
-    for i in range(len(actions) - 1, -1, -1):
-        seat, reveals = actions[i]
-        if reveals:
-            who = "your" if seat in controlled else f"player {seat + 1}'s"
-            return f"cannot undo: {who} last action revealed a hidden card or ticket"
-        if seat in controlled:
-            return i
-    return "there is nothing of yours to undo"
+    if not actions:
+        return "there is nothing of yours to undo"
+    seat, reveals = actions[-1]
+    if seat not in controlled:
+        return (
+            f"cannot undo: player {seat + 1} has moved since (taking back a move made after theirs would show "
+            "what they hold); undo is possible until the next player moves"
+        )
+    if reveals:
+        return "cannot undo: your last action revealed a hidden card or ticket"
+    return len(actions) - 1

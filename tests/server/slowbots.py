@@ -1,0 +1,103 @@
+"""Deliberately bad bots for the bot pool's tests (``Settings.bot_factory = "slowbots:<name>"``).
+
+They run in the pool's worker processes, which import this module by name (tests/server is on the path).
+Whatever they do, they otherwise play like the medium bot.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from ttr.bots import Bot, make_bot
+from ttr.engine import Action
+
+HOLD_SECONDS = 4.0  # how long the slow bot's first move holds the GIL
+_calibrated: list[int] = []
+
+
+def _regex_size(seconds: float) -> int:
+    """The length of a catastrophically backtracking match that takes about `seconds` (one C call: it holds the GIL)."""
+    if not _calibrated:
+        n = 16
+        while True:
+            t0 = time.perf_counter()
+            re.match(r"(a+)+$", "a" * n + "b")
+            took = time.perf_counter() - t0
+            if took > 0.25:
+                break
+            n += 1
+        _calibrated.append(n)
+        _calibrated.append(int(took * 1e6))
+    n, micros = _calibrated
+    extra = 0
+    while micros * 2**extra / 1e6 < seconds:
+        extra += 1
+    return n + extra
+
+
+def hold_the_gil(seconds: float) -> None:
+    re.match(r"(a+)+$", "a" * _regex_size(seconds) + "b")
+
+
+_regex_size(HOLD_SECONDS)  # calibrated when imported, so that the hold starts as soon as the move does
+
+
+class _Medium(Bot):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.inner = make_bot("medium", seed=seed)
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        return self.inner.act(view, legal)
+
+
+def _first_move(view: Any) -> bool:
+    """The seat's first decision (keeping its first tickets)."""
+    return view.phase == "setup" and not view.tickets
+
+
+class GilHolder(_Medium):
+    """The game's very first move holds the GIL for ~4 s (2-8 s on a busy machine) in one C call: in a server
+    thread it would stall every request."""
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        if _first_move(view) and view.me == view.first_player:
+            hold_the_gil(HOLD_SECONDS)
+        return super().act(view, legal)
+
+
+class Hanger(_Medium):
+    """The seat's first move never ends."""
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        if _first_move(view):
+            time.sleep(3600)
+        return super().act(view, legal)
+
+
+class Broken(_Medium):
+    """Raises, or names an illegal action, on alternate moves."""
+
+    moves = 0
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        self.moves += 1
+        if self.moves % 2:
+            raise RuntimeError("a broken bot")
+        return Action("claim", route="no-such-route")
+
+
+def slow(level: str, seed: int, budget: float) -> Bot:
+    """level max: the GIL holder; others: medium."""
+    return GilHolder(seed) if level == "max" else _Medium(seed)
+
+
+def broken(level: str, seed: int, budget: float) -> Bot:
+    """level max: hangs on the first move (an overrun); hard (its fallback): broken; below: medium."""
+    if level == "max":
+        return Hanger(seed)
+    if level == "hard":
+        return Broken(seed)
+    return _Medium(seed)
