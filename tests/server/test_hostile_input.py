@@ -4,6 +4,7 @@ code docs/api.md gives, and leaves no traceback in the log; the server serves on
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import logging
@@ -27,6 +28,15 @@ from ttr.server import Settings, create_app
 from ttr.server.app import CONTENT_SECURITY_POLICY
 
 MAX_BYTES = Settings(database_url="sqlite://").max_body_bytes
+
+
+@pytest.fixture(name="settings")
+def _settings_without_limits(settings: Settings) -> Settings:
+    """The suite's settings with the per-client limits off: these tests send many bad requests on purpose
+    (the limits themselves are tested in test_limits.py)."""
+    return dataclasses.replace(settings, limits_enabled=False)
+
+
 TWO_SEATS = '"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]'
 
 
@@ -140,7 +150,9 @@ def test_any_option_values_via_the_api_are_accepted_or_refused_within_100_ms(
 def api_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """One app for every example of a property test (hypothesis does not mix with function-scoped fixtures)."""
     path = tmp_path_factory.mktemp("hostile") / "ttr.sqlite3"
-    with TestClient(create_app(Settings(database_url=f"sqlite:///{path}", bot_delay=0.0, bot_sweep_seconds=0.2))) as c:
+    with TestClient(
+        create_app(Settings(database_url=f"sqlite:///{path}", bot_delay=0, bot_sweep_seconds=0.2, limits_enabled=False))
+    ) as c:
         yield c
 
 
@@ -436,7 +448,7 @@ def test_a_real_server_closes_bad_frames_cleanly_and_logs_no_traceback(tmp_path:
     from websockets.sync.client import connect
 
     log = tmp_path / "serve.log"
-    server = ServerProcess(str(tmp_path / "ttr.sqlite3"), log=log, quiet=False).start()
+    server = ServerProcess(str(tmp_path / "ttr.sqlite3"), log=log, quiet=False, extra=["--no-limits"]).start()
     try:
         with httpx.Client(base_url=server.url) as http:
             gid, token = seat_socket_game(http)  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ BUDGET_S = 40  # schemathesis' own time budget for all its phases; the whole tes
 def test_schemathesis_all_checks_all_phases_find_nothing(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     # bots wait a minute before each move: the run creates many bot games and measures the API, not the bots
-    server = ServerProcess(str(tmp_path / "ttr.sqlite3"), bot_delay=60, log=log).start()
+    server = ServerProcess(str(tmp_path / "ttr.sqlite3"), bot_delay=60, log=log, extra=["--no-limits"]).start()
     try:
         run = subprocess.run(
             [
