@@ -118,7 +118,7 @@ class Table:
         return self.page
 
     def posted(self) -> list[dict[str, Any]]:
-        self.page.wait_for_function("!document.querySelector('.game-page.busy')")
+        self.page.wait_for_function("() => !document.querySelector('.game-page.busy')")
         self.page.wait_for_timeout(50)
         assert self.fake is not None
         return [p["action"] for p in self.fake.posted]

@@ -160,7 +160,7 @@ def test_colour_blind_mode_still_tells_claimed_from_free(server: Server, pages: 
     page = pages.get(DESKTOP)
     show_state(page, server, "claimedusa", board["state"])
     page.check("#cb-toggle")
-    page.wait_for_function("document.body.classList.contains('colourblind')")
+    page.wait_for_function("() => document.body.classList.contains('colourblind')")
     table = measure(page, board)
     shapes = page.evaluate("async () => (await import('/static/js/colours.js')).PLAYER_SHAPES")
     worst = min(table.items(), key=lambda kv: kv[1]["delta_e"])
