@@ -637,7 +637,11 @@ def parse_edition(raw: Any, path: str = "<edition>", *, source_path: str | None 
     # rules: each option's type and range (RULE_OPTIONS), then what depends on the rest of the map
     rr = c.get(raw, "rules", dict, "top level")
     v = _rule_values(c, rr)
-    route_points = {ROUTE_POINTS.length(k): n for k, n in v["route_points"].items()}
+    route_points: dict[int, int] = {}
+    for k, n in v["route_points"].items():  # keys were checked with the option's range above
+        length = ROUTE_POINTS.length(k)
+        if length is not None:
+            route_points[length] = n
 
     # tickets (needed for deck names before policies)
     tickets_raw = c.get(raw, "tickets", list, "top level")
