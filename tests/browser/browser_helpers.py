@@ -166,9 +166,12 @@ def screenshot_path(name: str) -> Path:
 
 # ---------------------------------------------------------------------- a crafted game served to the page
 def engine_state(game: Any, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
-    """The GET /state answer for `seat`, built exactly as the server builds it (view JSON + legal actions)."""
+    """The GET /state answer for `seat`, built as the server builds it (view JSON, legal actions, served rules)."""
+    from ttr.server.service import served_rules
+
     my_turn = not game.is_over and game.current == seat
     return {
+        **served_rules(game, seat),
         "seq": len(game.history) + 1,
         "seat": seat,
         "seats_controlled": [seat],

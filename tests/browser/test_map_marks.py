@@ -187,14 +187,17 @@ def joins(game_map: dict[str, Any], routes: set[str], a: str, b: str) -> bool:
 def tickets_board(server: Server) -> dict[str, Any]:
     game = play_until("usa", 2, 7, lambda g, legal: g.phase == "turn" and g.current == 0)
     assert game is not None
-    st = crafted_state(game, "marksusa")
-    st["legal"] = []
     game_map = server.api("GET", "/api/editions/usa/map")
-    tickets = st["view"]["tickets"]
+    tickets = crafted_state(game, "marksusa")["view"]["tickets"]
     assert len(tickets) >= 2
     done = tickets[0]
     path = shortest_path(game_map, done["a"], done["b"])
-    st["view"]["routes"] = dict.fromkeys(path, 0)
+    for rid in path:  # seat 0 owns the path: the engine then reports the ticket done, with this path
+        game.route_owner[game.edition.route_index[rid]] = 0
+    game._labels = [None] * game.n  # the connectivity cache, dropped after editing owners by hand
+    st = crafted_state(game, "marksusa")
+    st["legal"] = []
+    assert st["view"]["routes"] == dict.fromkeys(path, 0)
     open_tickets = [tk for tk in tickets[1:] if not joins(game_map, set(path), tk["a"], tk["b"])]
     assert open_tickets
     return {"state": st, "map": game_map, "done": done, "path": path, "open": open_tickets[0], "tickets": tickets}

@@ -70,6 +70,20 @@ def closed_routes(game: Game) -> list[str]:
     ]
 
 
+def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
+    """The rule answers a client renders without re-implementing them (docs/api.md, GET .../state): closed
+    lanes, and for a seat why each route cannot be claimed and how its tickets stand. All from the engine."""
+    return {
+        "closed_routes": closed_routes(game),
+        "claim_problems": (
+            {rid: {"code": code, **params} for rid, (code, params) in game.claim_problems(seat).items()}
+            if seat is not None
+            else {}
+        ),
+        "ticket_report": game.ticket_report(seat) if seat is not None else [],
+    }
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -248,14 +262,7 @@ class LiveGame:
                 "legal": [a.to_json() for a in g.legal_actions()] if my_turn else [],
                 "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
                 "summary": self.summary(),
-                "closed_routes": closed_routes(g),
-                # computed by the engine so that clients only render them (docs/api.md, "Game state")
-                "claim_problems": (
-                    {rid: {"code": code, **params} for rid, (code, params) in g.claim_problems(view_seat).items()}
-                    if view_seat is not None
-                    else {}
-                ),
-                "ticket_report": g.ticket_report(view_seat) if view_seat is not None else [],
+                **served_rules(g, view_seat),
             }
         return self.memo[key]
 

@@ -11,7 +11,7 @@ import { describeEvent } from "./eventlog.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { analyseLegal } from "./legal.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
-import { endNodes, ticketPaths, ticketStatus } from "./network.js";
+import { endNodes } from "./network.js";
 import { icon } from "./icons.js";
 import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
@@ -322,6 +322,13 @@ export class GameClient {
     if (this.pinnedTicket && !known) { this.pinnedTicket = null; this.board.highlightCities([]); }
   }
 
+  /** Each ticket's live status ("done", "station", "open") and completed path, as the engine scores it now
+   * (the state's `ticket_report`; a ticket it does not list is open). */
+  ticketReport(tickets) {
+    const byId = new Map((this.state.ticket_report || []).map((x) => [x.id, x]));
+    return tickets.map((tk) => byId.get(tk.id) || { id: tk.id, status: "open", path: [] });
+  }
+
   isMyTurn() {
     const v = this.view;
     return !!v && this.mySeat !== null && v.phase !== "over" && v.current === this.mySeat && this.summary.status === "active";
@@ -331,9 +338,8 @@ export class GameClient {
     const v = this.view;
     this.board.setState({ owners: v.routes || {}, stations: v.stations || {}, passengers: v.public.map((p) => p.passengers || []), merchandise: v.merchandise || {}, closed: this.state.closed_routes || [] });
     const mine = this.covered || this.mySeat === null ? [] : v.tickets || []; // destinations and completed paths (board.js)
-    const status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, mine);
-    const found = ticketPaths(this.map, this.mySeat, v.routes || {}, status, mine);
-    this.board.setTickets(mine.map((tk, i) => ({ id: tk.id, cities: [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)], done: status[i] !== "open", routes: found[i] })));
+    const report = this.ticketReport(mine);
+    this.board.setTickets(mine.map((tk, i) => ({ id: tk.id, cities: [...endNodes(this.map, tk.a), ...endNodes(this.map, tk.b)], done: report[i].status !== "open", routes: report[i].path })));
     const claimable = new Set(this.isMyTurn() && v.phase === "turn" ? this.legal.claims.keys() : []);
     let pick = new Set();
     if (this.sheet && this.sheet.kind === "station-pick") pick = new Set(this.legal.stations.keys());
@@ -454,7 +460,7 @@ export class GameClient {
       host.append(h("li", { class: "empty" }, t("tickets.none")));
       return;
     }
-    let status = ticketStatus(this.map, this.mySeat, v.routes || {}, v.stations || {}, tickets);
+    let status = this.ticketReport(tickets).map((x) => x.status);
     const final = v.result && v.result.players[this.mySeat];
     if (final) { // the game is over: the engine's verdict, ticket by ticket
       const done = new Map(final.tickets.map((x) => [x.id, x.completed]));
