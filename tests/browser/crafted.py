@@ -5,9 +5,11 @@ is then served — the view and the legal actions — is computed by the engine 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+import pytest
 from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, wait_ready
 
 from ttr.engine import Game
@@ -245,3 +247,20 @@ def reach_all_payments_js() -> str:
       }
       return { lists: lists.length, biggest, missing };
     }"""
+
+
+SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+
+
+def table_fixture(sizes: dict[str, tuple[int, int]] = SIZES, *, touch: bool = False) -> Callable[..., Iterator[Table]]:
+    """A module-scoped fixture: one Table (page) per screen size in `sizes`, reused by the module's tests."""
+
+    @pytest.fixture(scope="module", params=list(sizes))
+    def table(request: Any, browser: Any, server: Server) -> Iterator[Table]:
+        w, h = sizes[request.param]
+        tb = Table(browser, server, w, h, touch=touch)
+        tb.name = request.param  # type: ignore[attr-defined]
+        yield tb
+        tb.close()
+
+    return table

@@ -10,12 +10,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import Server, screenshot_path
-from crafted import Table, city_point, measure, my_turn_position, route_point, setup_position, with_deck_top, with_hand
+from browser_helpers import screenshot_path
+from crafted import (
+    Table,
+    city_point,
+    measure,
+    my_turn_position,
+    route_point,
+    setup_position,
+    table_fixture,
+    with_deck_top,
+    with_hand,
+)
 
 from ttr.engine import Game
 
-SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 EDITIONS = ["usa", "europe", "nordic", "marklin"]
 RICH = {"red": 4, "orange": 4, "yellow": 4, "green": 4, "blue": 4, "purple": 4, "white": 4, "black": 4, "locomotive": 5}
 SCREENSHOTS = {  # the few looked at and kept (docs/client.md)
@@ -28,13 +37,7 @@ SCREENSHOTS = {  # the few looked at and kept (docs/client.md)
 }
 
 
-@pytest.fixture(scope="module", params=list(SIZES))
-def table(request: Any, browser: Any, server: Server) -> Iterator[Table]:
-    w, h = SIZES[request.param]
-    tb = Table(browser, server, w, h)
-    tb.name = request.param  # type: ignore[attr-defined]
-    yield tb
-    tb.close()
+table = table_fixture()
 
 
 @pytest.fixture(autouse=True)

@@ -11,22 +11,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import Server, screenshot_path
-from crafted import Table, my_turn_position, reach_all_payments_js, route_point, with_deck_top, with_hand, with_tickets
+from browser_helpers import screenshot_path
+from crafted import (
+    Table,
+    my_turn_position,
+    reach_all_payments_js,
+    route_point,
+    table_fixture,
+    with_deck_top,
+    with_hand,
+    with_tickets,
+)
 
 from ttr.engine import Action, Game
 
-SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 VARIED = {"red": 3, "orange": 2, "yellow": 1, "green": 4, "blue": 3, "purple": 2, "white": 1, "black": 2, "locomotive": 3}
 
 
-@pytest.fixture(scope="module", params=list(SIZES))
-def table(request: Any, browser: Any, server: Server) -> Iterator[Table]:
-    w, h = SIZES[request.param]
-    tb = Table(browser, server, w, h)
-    tb.name = request.param  # type: ignore[attr-defined]
-    yield tb
-    tb.close()
+table = table_fixture()
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import Server, screenshot_path
-from crafted import Table, city_point, my_turn_position, route_point, setup_position, with_hand
+from crafted import Table, city_point, my_turn_position, route_point, setup_position, table_fixture, with_hand
 
 from ttr.engine import Game
 
@@ -26,13 +26,7 @@ MOUSE_WORDS = {
 }
 
 
-@pytest.fixture(scope="module", params=list(SIZES))
-def touch(request: Any, browser: Any, server: Server) -> Iterator[Table]:
-    w, h = SIZES[request.param]
-    tb = Table(browser, server, w, h, touch=True)
-    tb.name = request.param  # type: ignore[attr-defined]
-    yield tb
-    tb.close()
+touch = table_fixture(SIZES, touch=True)
 
 
 @pytest.fixture(autouse=True)
