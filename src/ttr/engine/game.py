@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, Cards
@@ -80,14 +80,16 @@ __all__ = [
 _with_options: IdentityCache[Edition] = IdentityCache(PER_EDITION_MAX)
 
 
-def edition_with_options(edition: Edition, options: dict[str, Any] | None) -> Edition:
+def edition_with_options(edition: Edition, options: Mapping[str, Any] | None) -> Edition:
     """The edition with rule options (house rules) applied, validated like a map file. Memoised per base
-    edition object and option set (a bounded cache): the same request gives the same edition object."""
+    edition object and option set (a bounded cache): the same request gives the same edition object.
+    `options` is checked whatever it holds (it often comes straight from a request), so it is typed as a
+    Mapping: a compiled (mypyc) build then refuses a non-object with the same EditionError, not a TypeError."""
     if not options:
         return edition
     check_options(edition, options)  # types and ranges first, whatever the options hold (before hashing them)
     key = json.dumps(options, sort_keys=True)
-    return _with_options.get(edition, key, lambda: with_options(edition, options))
+    return _with_options.get(edition, key, lambda: with_options(edition, dict(options)))
 
 
 class Game:
@@ -138,14 +140,14 @@ class Game:
         edition: Edition | str = "usa",
         players: Any = 2,  # an int; Any because untrusted input is checked here (SetupError), also when compiled
         seed: Any = 0,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
         *,
         _blank: bool = False,
     ) -> None:
         base = get_edition(edition) if isinstance(edition, str) else edition
         self.base_edition = base
+        self.edition = ed = edition_with_options(base, options)  # checked before anything copies it
         self.options = dict(options or {})
-        self.edition = ed = edition_with_options(base, self.options)
         self.rules = r = ed.rules
         if _blank:
             return
