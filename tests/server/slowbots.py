@@ -99,3 +99,33 @@ def broken(level: str, seed: int, budget: float) -> Bot:
     if level == "hard":
         return Broken(seed)
     return _Medium(seed)
+
+
+class Counting(_Medium):
+    """Remembers the claims it has seen and checks them against the board at every move: a bot whose memory went out
+    of step with the game (an undone claim still remembered, events missed or seen twice) fails, and so does one
+    that was shown another seat's secret."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.claims = 0
+        self.seen: list[dict[str, Any]] = []
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.seen.append(event)
+        if event.get("type") == "claim":
+            self.claims += 1
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        owned = sum(1 for o in view.route_owner if o >= 0)
+        if self.claims != owned:
+            raise RuntimeError(f"memory out of step: {self.claims} claims seen, {owned} on the board")
+        for e in self.seen:
+            secret = e.get("type") in ("draw_blind", "draw_tickets", "keep_tickets") and ("card" in e or "tickets" in e)
+            if secret and e.get("player") != view.me:
+                raise RuntimeError(f"shown another seat's secret: {e}")
+        return super().act(view, legal)
+
+
+def counting(level: str, seed: int, budget: float) -> Bot:
+    return Counting(seed)
