@@ -13,35 +13,33 @@ from typing import Any
 from ttr.bots import Bot, make_bot
 from ttr.engine import Action
 
-HOLD_SECONDS = 4.0  # how long the slow bot's first move holds the GIL
-_calibrated: list[int] = []
+HOLD_SECONDS = 4.0  # how long the slow bot's first move holds the GIL (wall clock)
 
 
 def _regex_size(seconds: float) -> int:
-    """The length of a catastrophically backtracking match that takes about `seconds` (one C call: it holds the GIL)."""
-    if not _calibrated:
-        n = 16
-        while True:
-            t0 = time.perf_counter()
-            re.match(r"(a+)+$", "a" * n + "b")
-            took = time.perf_counter() - t0
-            if took > 0.25:
-                break
-            n += 1
-        _calibrated.append(n)
-        _calibrated.append(int(took * 1e6))
-    n, micros = _calibrated
-    extra = 0
-    while micros * 2**extra / 1e6 < seconds:
-        extra += 1
-    return n + extra
+    """The length of a catastrophically backtracking match that takes about `seconds` now (one C call: it holds the
+    GIL). Each more character doubles the time."""
+    n = 16
+    while True:
+        t0 = time.perf_counter()
+        re.match(r"(a+)+$", "a" * n + "b")
+        took = time.perf_counter() - t0
+        if took > 0.05:
+            break
+        n += 1
+    while took < seconds:
+        took *= 2
+        n += 1
+    return n - 1  # the last doubling overshoots
 
 
 def hold_the_gil(seconds: float) -> None:
-    re.match(r"(a+)+$", "a" * _regex_size(seconds) + "b")
-
-
-_regex_size(HOLD_SECONDS)  # calibrated when imported, so that the hold starts as soon as the move does
+    """Hold the GIL for `seconds` of wall clock: one long C call (calibrated just before, so about `seconds`), then
+    shorter ones until the time is up (a busy machine makes the calibration approximate, never the total)."""
+    end = time.monotonic() + seconds
+    re.match(r"(a+)+$", "a" * _regex_size(seconds * 0.75) + "b")
+    while time.monotonic() < end:
+        re.match(r"(a+)+$", "a" * 20 + "b")
 
 
 class _Medium(Bot):
@@ -59,8 +57,8 @@ def _first_move(view: Any) -> bool:
 
 
 class GilHolder(_Medium):
-    """The game's very first move holds the GIL for ~4 s (2-8 s on a busy machine) in one C call: in a server
-    thread it would stall every request."""
+    """The game's very first move holds the GIL for 4 s in long C calls: in a server thread it would stall every
+    request."""
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         if _first_move(view) and view.me == view.first_player:
@@ -101,3 +99,33 @@ def broken(level: str, seed: int, budget: float) -> Bot:
     if level == "hard":
         return Broken(seed)
     return _Medium(seed)
+
+
+class Counting(_Medium):
+    """Remembers the claims it has seen and checks them against the board at every move: a bot whose memory went out
+    of step with the game (an undone claim still remembered, events missed or seen twice) fails, and so does one
+    that was shown another seat's secret."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.claims = 0
+        self.seen: list[dict[str, Any]] = []
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.seen.append(event)
+        if event.get("type") == "claim":
+            self.claims += 1
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        owned = sum(1 for o in view.route_owner if o >= 0)
+        if self.claims != owned:
+            raise RuntimeError(f"memory out of step: {self.claims} claims seen, {owned} on the board")
+        for e in self.seen:
+            secret = e.get("type") in ("draw_blind", "draw_tickets", "keep_tickets") and ("card" in e or "tickets" in e)
+            if secret and e.get("player") != view.me:
+                raise RuntimeError(f"shown another seat's secret: {e}")
+        return super().act(view, legal)
+
+
+def counting(level: str, seed: int, budget: float) -> Bot:
+    return Counting(seed)

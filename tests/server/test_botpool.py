@@ -10,7 +10,7 @@ from collections import deque
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import create, wait_for
+from serverkit import bearer, create, join_all, wait_for
 
 from ttr.engine import Game
 from ttr.server import Settings, create_app
@@ -18,13 +18,8 @@ from ttr.server.botpool import BotPool, _Job, _Worker, is_heavy
 
 
 def _app(tmp_path, **kw) -> TestClient:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'pool.sqlite3'}",
-        bot_delay=0.0,
-        bot_sweep_seconds=0.2,
-        undo_window=0.0,
-        **kw,
-    )
+    kw = {"bot_delay": 0.0, "bot_sweep_seconds": 0.2, "undo_window": 0.0, **kw}
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'pool.sqlite3'}", **kw)
     return TestClient(create_app(settings))
 
 
@@ -81,6 +76,51 @@ def test_a_bot_that_hangs_or_fails_plays_its_cheaper_levels_legal_move(tmp_path)
         assert time.monotonic() - t0 < 100
 
 
+def test_bots_remember_across_moves_and_forget_undone_moves(tmp_path):
+    """The worker keeps each bot between moves, sending it only the events it has not seen; after an undo the bot is
+    rebuilt from its seat's events, so it never remembers a move that was taken back. The counting bot checks its
+    memory against the board at every move (and that it never saw another seat's secret): any mismatch would be a
+    failed move, played by a fallback."""
+    with _app(tmp_path, bot_factory="slowbots:counting", bot_workers=2, undo_window=1.0) as client:
+        pool = client.app.state.hub.pool
+        seats = [{"type": "human"}, {"type": "bot", "level": "medium"}, {"type": "bot", "level": "hard"}]
+        created = create(client, edition="usa", players=3, seats=seats)
+        gid = created["game_id"]
+        (token,) = join_all(client, created).values()
+        undone = 0
+        for _ in range(200):
+            st = wait_for(lambda: _my_turn_or_end(client, gid, token))
+            if st["summary"]["status"] == "finished" or undone >= 3:
+                break
+            claims = [a for a in st["legal"] if a["type"] == "claim"]
+            action = claims[0] if claims else next((a for a in st["legal"] if a["type"] != "draw_tickets"), st["legal"][0])
+            res = client.post(
+                f"/api/games/{gid}/actions", headers=bearer(token), json={"action": action, "expected_seq": st["seq"]}
+            )
+            assert res.status_code == 200, res.text
+            if claims and _state(client, gid, token)["can_undo"]:
+                assert client.post(f"/api/games/{gid}/undo", headers=bearer(token)).status_code == 200
+                undone += 1
+                st = _state(client, gid, token)
+                other = next((a for a in st["legal"] if a["type"] not in ("claim", "draw_tickets")), st["legal"][0])
+                res = client.post(
+                    f"/api/games/{gid}/actions", headers=bearer(token), json={"action": other, "expected_seq": st["seq"]}
+                )
+                assert res.status_code == 200, res.text
+        assert undone >= 1
+        assert pool.stats["moves"] > 10 and pool.stats["fallbacks"] == 0, pool.stats
+        assert pool.stats["rebuilds"] >= 2 + undone  # once each at the start, then after every undo
+
+
+def _state(client: TestClient, gid: str, token: str) -> dict:
+    return client.get(f"/api/games/{gid}/state", headers=bearer(token)).json()
+
+
+def _my_turn_or_end(client: TestClient, gid: str, token: str) -> dict | None:
+    st = _state(client, gid, token)
+    return st if st["legal"] or st["summary"]["status"] == "finished" else None
+
+
 def test_fair_queue_serves_the_game_that_used_least():
     """Start-time fair queueing: least weighted thinking time first, a late-comer starts level (no hoarded credit),
     urgent jobs (fallbacks, resends) first."""
@@ -127,8 +167,6 @@ def test_levels_and_lanes():
 
 @pytest.mark.parametrize("step", [0, 1, 5])
 def test_replays_are_computed_in_the_pool(client, step):
-    from serverkit import join_all
-
     created = create(client, edition="usa", players=2, seats=[{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}])
     gid = created["game_id"]
     join_all(client, created)

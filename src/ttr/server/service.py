@@ -324,6 +324,9 @@ class GameService:
 
     def _store(self, live: LiveGame) -> LiveGame:
         """Cache `live` unless a newer snapshot is there; the least recently changed games leave the cache first."""
+        g = live.game
+        if not g.is_over and live.seats[g.current].type == "human":
+            g.legal_actions()  # computed (and kept) here, in the caller's worker thread, not when the event loop renders it
         with self._guard:
             cur = self._cache.get(live.id)
             if cur is not None and live.seq < cur.seq:
