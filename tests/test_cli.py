@@ -108,7 +108,7 @@ def test_score_rejects_a_malformed_position(tmp_path: Path, capsys) -> None:
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"format": 1, "edition": "usa"}))
     assert main(["score", str(path)]) == 2
-    assert "malformed position" in capsys.readouterr().err
+    assert "neither a game record nor a position: missing or bad field" in capsys.readouterr().err
 
 
 def test_bench_runs_and_reports_rates(capsys) -> None:

@@ -23,8 +23,29 @@ COMMANDS = {
 }
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, unless the help text already names it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS or "default" in text.lower():
+            return text
+        value = action.default
+        if value is None or value == []:
+            shown = "none"
+        elif value is False:
+            shown = "off"
+        elif value is True:
+            shown = "on"
+        else:
+            shown = str(value).replace("%", "%%")
+        return f"{text} (default: {shown})" if text else f"(default: {shown})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ttr", description="Ticket to Ride: engine, bots, simulations, server.")
+    parser = argparse.ArgumentParser(
+        prog="ttr", description="Ticket to Ride: engine, bots, simulations, server.", formatter_class=HelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, modname in COMMANDS.items():
         try:
@@ -33,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name == modname:
                 continue  # command not built yet
             raise
-        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP, formatter_class=HelpFormatter)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser

@@ -19,8 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", type=float, default=60.0, help="seconds to run (default 60)")
     p.add_argument("--humans", type=int, default=2, help="human seats per game, played by this client (default 2)")
     p.add_argument("--bots", type=int, default=0, help="bot seats per game, played by the server (default 0)")
-    p.add_argument("--bot-level", default="easy")
-    p.add_argument("--edition", default="usa")
+    p.add_argument("--bot-level", default="easy", help="level of the server's bot seats (easy, medium, hard, max)")
+    p.add_argument("--edition", default="usa", help="edition of every game")
     p.add_argument(
         "--think",
         type=float,
@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--via", choices=["http", "ws"], default="http", help="send actions as HTTP POSTs (default) or over each seat's WebSocket"
     )
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="seed of the client's random moves")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 

@@ -25,7 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_BOT_DELAY,
         help=f"seconds a bot waits before each move (default {DEFAULT_BOT_DELAY}); it thinks meanwhile",
     )
-    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"], help="server log level"
+    )
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
     g = p.add_argument_group(
         "limits and abuse controls",

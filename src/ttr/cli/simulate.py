@@ -13,8 +13,8 @@ HELP = "simulate games between bots (seeded, on several cores) and summarise the
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", default="usa", help="usa, europe, nordic, marklin or a map file (default usa)")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=2, help="players per game, 2-5 (the edition's limits apply)")
+    p.add_argument("--games", type=int, default=100, help="games to play")
     p.add_argument("--bots", default="random", help="comma-separated bot names, one per seat or one for all (default random)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
