@@ -95,7 +95,6 @@ def test_cli_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_report_files(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     report = tmp_path / "report"
     code = main(
         [
@@ -119,6 +118,14 @@ def test_report_files(tmp_path: Path) -> None:
         assert (report / name).stat().st_size > 0, name
     html = (report / "index.html").read_text(encoding="utf-8")
     assert "routes.png" in html and "Wilson" in html and "planner" in html
+    for title in ("Game length and how games end", "Tickets", "Routes", "Mechanisms", "Mean score and where it comes from"):
+        assert f"<h2>{title}" in html, title
+    assert "passenger moves" in html  # Märklin's mechanism
+    head = html[html.index("<h2>Head to head") : html.index("<h2>Scores")]
+    assert head.count("<tr>") == 1 + 3  # the header and each of the 3 pairs once
+    assert "planner vs racer" in head and "racer vs planner" not in head
+    lab = json.loads((report / "summary.json").read_text())["lab"]
+    assert sum(lab["length_histogram"].values()) == 3
     assert (report / "routes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -173,3 +180,11 @@ def test_summary_counts_wins_ties_seats_and_rule_gaps() -> None:
     # turn position 0 = the first player: game 1 seat 0, game 2 seat 1, game 3 seat 1
     assert s["seats"][0]["win_rate"] == pytest.approx((1 + 0.5 + 1) / 3)
     assert s["matchups"]["a vs b"]["score_wins"] == pytest.approx(0.5)
+    assert list(s["matchups"]) == ["a vs b"]  # each pair once
+    assert s["matchups"]["a vs b"] | {"score_wins": 0} == {
+        "games": 3,
+        "first_ahead": 1,
+        "second_ahead": 1,
+        "level": 1,
+        "score_wins": 0,
+    }

@@ -14,6 +14,7 @@ COMMANDS = {
     "editions": "ttr.cli.editions_cmd",
     "simulate": "ttr.cli.simulate",
     "tournament": "ttr.cli.tournament",
+    "compare": "ttr.cli.compare",
     "replay": "ttr.cli.replay",
     "score": "ttr.cli.score",
     "bench": "ttr.cli.bench",

@@ -6,7 +6,6 @@ matplotlib is an optional dependency (``pip install 'ttr[report]'``); it is impo
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from collections import Counter
@@ -166,14 +165,6 @@ def plot_seats(summary: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def _table(rows: Sequence[Sequence[Any]], head: Sequence[str]) -> str:
-    out = ["<table><tr>", *(f"<th>{html.escape(h)}</th>" for h in head), "</tr>"]
-    for row in rows:
-        out.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
 def write_report(
     directory: str | Path, records: Sequence[dict[str, Any]], summary: dict[str, Any], edition: Edition, config: dict[str, Any]
 ) -> Path:
@@ -187,10 +178,23 @@ def write_report(
     plot_seats(summary, out / "seats.png")
     plot_route_heatmap(records, edition, out / "routes.png")
     plot_city_heatmap(records, edition, out / "cities.png")
-    (out / "summary.json").write_text(json.dumps({"config": config, "summary": summary}, indent=2), encoding="utf-8")
+    from . import labreport
+    from .lab import facts_for, lab_summary
+
+    facts = facts_for(records, edition)
+    side = {
+        "label": "all games",
+        "summary": summary,
+        "lab": lab_summary(facts, edition, summary["players"], config.get("options")),
+        "per_seat": labreport.per_seat_values(facts),
+    }
+    (out / "summary.json").write_text(
+        json.dumps({"config": config, "summary": summary, "lab": side["lab"]}, indent=2), encoding="utf-8"
+    )
+    row, table, section = labreport.row, labreport.table, labreport.section
     bots = summary["bots"]
     bot_rows = [
-        (
+        row(
             name,
             b["seats"],
             f"{b['win_rate']:.1%}",
@@ -204,8 +208,20 @@ def write_report(
         )
         for name, b in bots.items()
     ]
+    bot_head = [
+        "bot",
+        "seats",
+        "win rate",
+        "95% CI (Wilson)",
+        "mean score",
+        "sd",
+        "route pts",
+        "ticket pts",
+        "tickets done",
+        "tickets failed",
+    ]
     seat_rows = [
-        (
+        row(
             f"seat {s['seat'] + 1}",
             s["games"],
             f"{s['win_rate']:.1%}",
@@ -214,43 +230,47 @@ def write_report(
         )
         for s in summary["seats"]
     ]
-    match_rows = [(k, v["games"], f"{v['score_wins']:.1%}") for k, v in summary["matchups"].items()]
-    turns = summary["turns"]
-    body = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>ttr tournament: {html.escape(edition.name)}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}th{{background:#f4f4f4}}img{{max-width:100%}}</style></head>
-<body><h1>Tournament on {html.escape(edition.name)}</h1>
-<p>{summary["games"]} games, {summary["players"]} players, bots {html.escape(", ".join(config.get("bots", [])))},
-seed {config.get("seed")}, seats rotated on each deal.</p>
-<h2>Bots</h2>{
-        _table(
-            bot_rows,
-            [
-                "bot",
-                "seats",
-                "win rate",
-                "95% CI (Wilson)",
-                "mean score",
-                "sd",
-                "route pts",
-                "ticket pts",
-                "tickets done",
-                "tickets failed",
-            ],
+    match_rows = [
+        row(
+            k,
+            v["games"],
+            f"{v['first_ahead']} ({v['first_ahead'] / v['games']:.1%})",
+            f"{v['second_ahead']} ({v['second_ahead'] / v['games']:.1%})",
+            v["level"],
         )
-    }
-<h2>Seats</h2>{_table(seat_rows, ["seat", "games", "win rate", "95% CI", "mean score"])}
-<img src="seats.png" alt="win rate by seat">
-<h2>Head to head (share of games with the higher score)</h2>{_table(match_rows, ["pair", "games", "first ahead"])}
-<h2>Scores</h2><img src="scores.png" alt="score distributions">
-<h2>Game length and rule gaps</h2>
-<p>Turns: mean {turns["mean"]:.1f}, median {turns["median"]}, min {turns["min"]}, max {turns["max"]}.
-Games with a pass: {summary["games_with_pass"]} ({summary["pass_rate"]:.1%}), passes in all: {summary["passes"]}.
-Stalemates (every player passed in one round): {summary["stalemates"]} ({summary["stalemate_rate"]:.1%}).</p>
-<h2>Map</h2><img src="routes.png" alt="route claim heatmap"><img src="cities.png" alt="city ticket heatmap">
-</body></html>
-"""
+        for k, v in summary["matchups"].items()
+    ]
+
+    sections = [
+        section("bots", "Bots", [table(bot_head, bot_rows)]),
+        section(
+            "seats",
+            "Seats",
+            [table(["seat", "games", "win rate", "95% CI", "mean score"], seat_rows)],
+            [{"src": "seats.png", "alt": "win rate by seat", "caption": ""}],
+        ),
+        section(
+            "head",
+            "Head to head (who had the higher score when both played)",
+            [table(["pair (first vs second)", "games together", "first ahead", "second ahead", "level"], match_rows)],
+        ),
+        section("score-plots", "Scores", figures=[{"src": "scores.png", "alt": "score distributions", "caption": ""}]),
+        *labreport.lab_sections([side])[1:],  # the bots' win rates are the first table above
+        section(
+            "map",
+            "Map",
+            figures=[
+                {"src": "routes.png", "alt": "route claim heatmap", "caption": ""},
+                {"src": "cities.png", "alt": "city ticket heatmap", "caption": ""},
+            ],
+        ),
+    ]
+    intro = [
+        f"{summary['games']} games, {summary['players']} players, bots {', '.join(config.get('bots', []))}, "
+        f"seed {config.get('seed')}, seats rotated on each deal.",
+        f"Games with a pass: {summary['games_with_pass']} ({summary['pass_rate']:.1%}), passes in all: {summary['passes']}; "
+        f"stalemates (every player passed in one round): {summary['stalemates']} ({summary['stalemate_rate']:.1%}).",
+    ]
     index = out / "index.html"
-    index.write_text(body, encoding="utf-8")
+    index.write_text(labreport.render(f"Tournament on {edition.name}", intro, sections), encoding="utf-8")
     return index

@@ -38,7 +38,7 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     seat_games = [0] * players
     seat_scores: list[list[int]] = [[] for _ in range(players)]
     bots: dict[str, dict[str, Any]] = {}
-    head: dict[tuple[str, str], list[float]] = {}  # (a, b) -> [a beat b, games together]
+    head: dict[tuple[str, str], list[float]] = {}  # (a, b) with a < b -> [a ahead, b ahead, level]
     turns: list[int] = []
     decisions: list[int] = []
     passes = 0
@@ -88,11 +88,13 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 seat_wins[pos] += share
         names = rec["bots"]
         for i, a in enumerate(names):
-            for j, c in enumerate(names):
-                if a != c:
-                    h = head.setdefault((a, c), [0.0, 0.0])
-                    h[1] += 1
-                    h[0] += 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
+            for j in range(i + 1, len(names)):
+                c = names[j]
+                if a == c:
+                    continue
+                si, sj = (scores[i], scores[j]) if a < c else (scores[j], scores[i])
+                h = head.setdefault((min(a, c), max(a, c)), [0.0, 0.0, 0.0])  # first ahead, second ahead, level
+                h[0 if si > sj else 1 if sj > si else 2] += 1
     out_bots = {}
     for name, b in sorted(bots.items()):
         lo, hi = wilson(b["wins"], b["seats"])
@@ -122,7 +124,16 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 "mean_score": _mean(seat_scores[s]),
             }
         )
-    matchups = {f"{a} vs {c}": {"games": int(g), "score_wins": w / g} for (a, c), (w, g) in sorted(head.items())}
+    matchups = {}
+    for (a, c), (first, second, level) in sorted(head.items()):
+        games = int(first + second + level)
+        matchups[f"{a} vs {c}"] = {
+            "games": games,
+            "first_ahead": int(first),
+            "second_ahead": int(second),
+            "level": int(level),
+            "score_wins": (first + 0.5 * level) / games,  # the first bot's share, level scores count half
+        }
     n = len(records)
     return {
         "games": n,
@@ -138,3 +149,30 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "stalemates": stalemates,
         "stalemate_rate": stalemates / n,
     }
+
+
+def two_proportions(w1: float, n1: int, w2: float, n2: int) -> dict[str, float | None]:
+    """Difference of two proportions (w1/n1 - w2/n2) with a 95% (Wald) interval and the two-sided
+    p-value of the pooled two-proportion z test; shared wins count fractionally."""
+    if n1 <= 0 or n2 <= 0:
+        return {"diff": None, "ci95": None, "z": None, "p": None}
+    p1, p2 = w1 / n1, w2 / n2
+    diff = p1 - p2
+    half = Z95 * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    pooled = (w1 + w2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return {"diff": diff, "ci95": [diff - half, diff + half], "z": 0.0 if diff == 0 else None, "p": 1.0 if diff == 0 else 0.0}
+    z = diff / se
+    return {"diff": diff, "ci95": [diff - half, diff + half], "z": z, "p": math.erfc(abs(z) / math.sqrt(2))}
+
+
+def mean_difference(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
+    """Difference of two means with a 95% normal (Welch) interval and its two-sided p-value."""
+    if len(xs) < 2 or len(ys) < 2:
+        return {"diff": None, "ci95": None, "p": None}
+    diff = statistics.fmean(xs) - statistics.fmean(ys)
+    se = math.sqrt(statistics.variance(xs) / len(xs) + statistics.variance(ys) / len(ys))
+    if se == 0:
+        return {"diff": diff, "ci95": [diff, diff], "p": 1.0 if diff == 0 else 0.0}
+    return {"diff": diff, "ci95": [diff - Z95 * se, diff + Z95 * se], "p": math.erfc(abs(diff / se) / math.sqrt(2))}
