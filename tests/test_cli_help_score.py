@@ -23,7 +23,7 @@ def _subparsers() -> dict[str, argparse.ArgumentParser]:
 
 def test_every_option_of_every_command_has_help_and_shows_its_default() -> None:
     subs = _subparsers()
-    assert {"simulate", "tournament", "play", "score", "serve"} <= set(subs)
+    assert {"simulate", "tournament", "play", "score", "compare", "serve"} <= set(subs)
     for name, sub in subs.items():
         text = " ".join(sub.format_help().split())
         for action in sub._actions:

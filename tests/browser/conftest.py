@@ -1,5 +1,5 @@
 """Browser tests: a real `ttr serve` subprocess (temporary SQLite file, bots without delay) and Debian's
-Chromium driven by Playwright. Everything skips, saying why, when no browser is installed.
+Chromium driven by Playwright. Without a browser every test fails in CI and skips loudly elsewhere (tests/needs.py).
 
 Chromium: $TTR_CHROMIUM, else /usr/bin/chromium. Never `playwright install`: we use the system browser.
 """
@@ -16,16 +16,18 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM_ARGS, ApiFailure, Server, chromium_path, free_port
 
+from needs import missing
+
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
     path = chromium_path()
     if path is None:
-        pytest.skip("browser tests need Chromium: set TTR_CHROMIUM or install Debian's chromium (apt-get install -y chromium)")
+        missing("browser tests need Chromium: set TTR_CHROMIUM or install Debian's chromium (apt-get install -y chromium)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        pytest.skip("browser tests need the Python package 'playwright' (pip install -e '.[browser]')")
+        missing("browser tests need the Python package 'playwright' (pip install -e '.[browser]')")
     return path
 
 

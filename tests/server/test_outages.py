@@ -23,6 +23,8 @@ import httpx
 import pytest
 from serverkit import ServerProcess, bearer, create, free_port, join_all, running, wait_for
 
+from needs import missing
+
 
 def log_of(http: httpx.Client, gid: str) -> dict[int, dict]:
     res = http.get(f"/api/games/{gid}/log")
@@ -92,7 +94,7 @@ def small_filesystem(size: str) -> Iterator[Path]:
     res = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, text=True)
     if res.returncode != 0:
         where.rmdir()
-        pytest.skip(f"SKIPPED LOUDLY: cannot mount a small tmpfs here (needs root): {res.stderr.strip()}")
+        missing(f"cannot mount a small tmpfs here (needs root): {res.stderr.strip()}")
     try:
         yield where
     finally:
@@ -148,9 +150,9 @@ class Cluster:
     def __init__(self) -> None:
         bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
         if not bins or shutil.which("su") is None:
-            pytest.skip("SKIPPED LOUDLY: no PostgreSQL binaries in /usr/lib/postgresql/*/bin (CI installs them)")
+            missing("no PostgreSQL binaries in /usr/lib/postgresql/*/bin (CI installs them)")
         if os.geteuid() != 0:
-            pytest.skip("SKIPPED LOUDLY: starting a PostgreSQL cluster as the postgres user needs root")
+            missing("starting a PostgreSQL cluster as the postgres user needs root")
         self.bin = Path(bins[-1]).parent
         self.port = free_port()
         self.data = Path(tempfile.mkdtemp(prefix="ttr-pg-outage-"))

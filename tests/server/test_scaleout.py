@@ -16,10 +16,16 @@ import pytest
 from serverkit import ServerProcess, bearer, create, join_all, running, wait_for
 from websockets.sync.client import connect
 
+from needs import missing
 from ttr.engine import Game
 
 PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not PG_URL, reason="TTR_TEST_POSTGRES_URL is not set: no PostgreSQL to test scale-out against")
+
+
+@pytest.fixture(autouse=True)
+def _needs_postgres() -> None:
+    if not PG_URL:
+        missing("TTR_TEST_POSTGRES_URL is not set: no PostgreSQL to test scale-out against (.ci/run starts one)")
 
 
 @pytest.fixture
