@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from needs import MISSING
@@ -11,7 +12,13 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not MISSING:
         return
     tr = terminalreporter
+    skipped: Counter[str] = Counter()
+    for rep in tr.stats.get("skipped", []):
+        message = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+        for reason in MISSING:
+            if reason in message:
+                skipped[reason] += 1
     tr.write_sep("!", "SOME TESTS DID NOT RUN: missing dependencies", red=True, bold=True)
-    for reason, count in sorted(MISSING.items()):
-        tr.write_line(f"  {count} test(s) or fixture(s): {reason}", red=True, bold=True)
-    tr.write_line("  In CI (CI=true) these are failures. README.md, 'Running the tests', says how to install them.", red=True)
+    for reason in sorted(MISSING):
+        tr.write_line(f"  {skipped[reason] or 'some'} test(s) skipped: {reason}", red=True, bold=True)
+    tr.write_line("  Under CI=true these are failures. README.md (Quick start) says what the tests need.", red=True)
