@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--games", type=int, default=100, help="games on each side")
     p.add_argument("--seed", type=int, default=1, help="first deal seed (both sides use the same seeds)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=JSON", help="rule option for both sides (repeatable)")
     p.add_argument("--a-option", action="append", default=[], metavar="KEY=JSON", help="rule option for side A only (repeatable)")
     p.add_argument(
