@@ -39,6 +39,10 @@ def test_facts_agree_with_the_final_position(edition: str, players: int, seed: i
         attempted = m.get("tunnels_attempted", 0)
         assert attempted == m.get("tunnels_free", 0) + m.get("tunnels_paid", 0) + m.get("tunnels_declined", 0)
         assert m.get("stations_built", 0) == res["players"][p]["stations_built"]
+        saved = m.get("tickets_saved_by_stations", 0)
+        assert saved <= res["players"][p]["tickets_completed"]
+        if not m.get("stations_borrowing", 0):
+            assert saved == 0  # no ticket is completed thanks to a station that borrows nothing
         if edition == "marklin":  # merchandise comes only from passenger moves
             assert m.get("passenger_tokens", 0) == seat["parts"]["merchandise"] == res["players"][p]["merchandise"]
     for _seat, offered, kept in facts["offers"]:

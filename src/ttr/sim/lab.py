@@ -4,9 +4,8 @@ Everything here is read from the engine, never re-derived from the rules: each r
 with ``Game.apply`` and the facts are taken from its events (``claim``, ``tunnel_reveal``,
 ``tunnel_pay``, ``tunnel_decline``, ``build_station``, ``move_passenger``), from the tickets the
 engine offered before each ``keep_tickets`` (``Game.offered``), from the final scoring breakdown
-(``Game.result``) and from how the game ended (``Game.outcome``). Whether a station saved a ticket
-is the difference between the breakdown's completed tickets (stations count) and
-``Game.ticket_status`` (own routes only).
+(``Game.result``), from how the game ended (``Game.outcome``) and, for tickets completed only
+thanks to a station, from ``Game.ticket_report`` (status ``station``).
 
 Pure standard library; the report module draws it.
 """
@@ -84,8 +83,7 @@ def game_facts(rec: dict[str, Any], edition: Edition) -> dict[str, Any]:
     outcome = g.outcome
     seats = []
     for p, row in enumerate(res["players"]):
-        own = {t.id for t, done in g.ticket_status(p) if done}
-        saved = sum(1 for t in row["tickets"] if t["completed"] and t["id"] not in own)
+        saved = sum(1 for t in g.ticket_report(p) if t["status"] == "station")
         m = mech[p]
         m["stations_borrowing"] += sum(1 for b in row["station_routes"].values() if b is not None)
         m["tickets_saved_by_stations"] += saved

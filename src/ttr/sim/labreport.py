@@ -365,8 +365,8 @@ def mechanism_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         "Counted from the engine's events: tunnel_reveal (attempted; no extra cards), tunnel_pay (extra "
         "cards paid and spent), tunnel_decline; claims of ferries and the locomotives paid; card sets "
         "that replaced a ferry locomotive (Nordic 3-for-1) or paid a substitution route; build_station; "
-        "move_passenger and the merchandise it took (Märklin). A station saved a ticket when the ticket "
-        "is completed in the final scoring but not over the player's own routes."
+        "move_passenger and the merchandise it took (Märklin). A ticket completed only thanks to "
+        "stations is one the engine's ticket report marks 'station' (not done over the player's own routes)."
     ]
     fig = fig_mechanisms(sides)
     return section("mechanisms", "Mechanisms", [table(head, rows)], [figure(fig, "mechanisms")] if fig else [], notes)
