@@ -4,10 +4,12 @@ written as one self-contained HTML report and JSON (docs/tournaments.md, "Compar
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 import time
+from typing import Any
 
 HELP = "play the same seeded schedule on two editions or variants and write a side-by-side HTML + JSON report"
 
@@ -39,6 +41,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="DIR", default="compare-report", help="directory for compare.html and compare.json")
     p.add_argument("--out", metavar="PREFIX", help="also write every game as JSON lines to PREFIX-a.jsonl and PREFIX-b.jsonl")
     p.add_argument("--json", action="store_true", help="print the tests (B against A) as JSON instead of a table")
+
+
+def _advance(progress: Any, task: Any, _record: dict[str, Any]) -> None:
+    progress.update(task, advance=1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,9 +94,7 @@ def run(args: argparse.Namespace) -> int:
         for side in sides:
             task = progress.add_task("games", total=args.games, side=side.label)
             played.append(
-                play_side(
-                    side, args.players, bots, args.games, args.seed, args.jobs, lambda _rec, t=task: progress.update(t, advance=1)
-                )
+                play_side(side, args.players, bots, args.games, args.seed, args.jobs, functools.partial(_advance, progress, task))
             )
     a, b = played
     config = {
@@ -114,9 +118,9 @@ def run(args: argparse.Namespace) -> int:
         "seconds": round(time.perf_counter() - start, 1),
     }
     if args.out:
-        for side, suffix in ((a, "a"), (b, "b")):
+        for played_side, suffix in ((a, "a"), (b, "b")):
             with open(f"{args.out}-{suffix}.jsonl", "w", encoding="utf-8") as fh:
-                for rec in side["records"]:
+                for rec in played_side["records"]:
                     fh.write(json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
     html_path, json_path = write_compare(args.report, a, b, config)
     from ..sim.compare import tests

@@ -44,7 +44,13 @@ def table(head: Sequence[str], rows: list[dict[str, Any]], fold: str | None = No
     return {"head": list(head), "rows": rows, "fold": fold}
 
 
-def section(sid: str, title: str, tables=(), figures=(), notes=()) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def section(
+    sid: str,
+    title: str,
+    tables: Sequence[dict[str, Any]] = (),
+    figures: Sequence[dict[str, str]] = (),
+    notes: Sequence[str] = (),
+) -> dict[str, Any]:
     return {"id": sid, "title": title, "tables": list(tables), "figures": list(figures), "notes": list(notes)}
 
 
@@ -182,7 +188,7 @@ def win_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for n in names:
         cells: list[Any] = [n]
-        got = []
+        got: list[dict[str, Any] | None] = []
         for s in sides:
             b = s["summary"]["bots"].get(n)
             if b is None:

@@ -151,7 +151,7 @@ def tournament_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def two_proportions(w1: float, n1: int, w2: float, n2: int) -> dict[str, float | None]:
+def two_proportions(w1: float, n1: int, w2: float, n2: int) -> dict[str, Any]:
     """Difference of two proportions (w1/n1 - w2/n2) with a 95% (Wald) interval and the two-sided
     p-value of the pooled two-proportion z test; shared wins count fractionally."""
     if n1 <= 0 or n2 <= 0:
@@ -167,7 +167,7 @@ def two_proportions(w1: float, n1: int, w2: float, n2: int) -> dict[str, float |
     return {"diff": diff, "ci95": [diff - half, diff + half], "z": z, "p": math.erfc(abs(z) / math.sqrt(2))}
 
 
-def mean_difference(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
+def mean_difference(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
     """Difference of two means with a 95% normal (Welch) interval and its two-sided p-value."""
     if len(xs) < 2 or len(ys) < 2:
         return {"diff": None, "ci95": None, "p": None}
