@@ -103,7 +103,7 @@ def test_gym_bots_play_the_other_seats() -> None:
     while not done:
         assert env.game.current == 2
         obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    assert not obs["action_mask"].any()
+    assert np.flatnonzero(obs["action_mask"]).tolist() == [env.codec.blocks["pass"].start]  # terminal placeholder
     with pytest.raises(ValueError, match="unknown bot"):
         TicketToRideEnv("usa", opponents=("nobody",))
     with pytest.raises(ValueError, match="2-3 players"):
@@ -194,7 +194,7 @@ class RecordingBot(RandomBot):
 
 
 def test_gym_bots_hear_the_events_their_seat_may_see(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ttr.rl.gym_env.make_bot", lambda name, seed=None: RecordingBot(seed))
+    monkeypatch.setattr("ttr.rl.opponents.make_bot", lambda name, seed=None: RecordingBot(seed))
     env = TicketToRideEnv("usa", opponents=("recording",), seat=0)
     obs, _ = env.reset(seed=8)
     rng = random.Random(1)
@@ -202,7 +202,7 @@ def test_gym_bots_hear_the_events_their_seat_may_see(monkeypatch: pytest.MonkeyP
         obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         if done:
             break
-    bot = env.bots[1]
+    bot = env.seat_players[1].bot
     learner_blind = [e for e in bot.seen if e["type"] == "draw_blind" and e["player"] == 0]
     own_blind = [e for e in bot.seen if e["type"] == "draw_blind" and e["player"] == 1]
     assert learner_blind and all("card" not in e for e in learner_blind)  # the learner's secret stays hidden

@@ -1,12 +1,14 @@
-"""Gymnasium environment: one learning seat against bots of chosen levels.
+"""Gymnasium environment: one learning seat against bots, policies or a pool of opponents.
 
     import gymnasium as gym, ttr.rl
     env = gym.make("ttr/TicketToRide-usa-v0", opponents=("random", "easy"))
+    env = gym.make("ttr/TicketToRide-usa-v0", players=4, opponents="hard", observation="flat")
 
-The learner acts only at its own decisions; the bots (``ttr.bots.make_bot``) play the other seats
-between two learner steps, deciding from their own ``view`` and hearing the events their player may
-see. The reward is 0 until the game ends. An index whose mask entry is 0 raises
-``IllegalActionIndex`` (``illegal_action="raise"``, the default), or, with
+The learner acts only at its own decisions; the opponents (``ttr.rl.opponents``: bot names, ``Bot``
+objects, policy callables, or an ``OpponentPool`` drawn from per episode) play the other seats
+between two learner steps, deciding from their own ``view``. The reward is 0 until the game ends
+(``info["reward_parts"]`` splits the score per step for reward shaping). An index whose mask
+entry is 0 raises ``IllegalActionIndex`` (``illegal_action="raise"``, the default), or, with
 ``illegal_action="terminate"``, ends the episode with ``illegal_reward`` (as PettingZoo's
 TerminateIllegalWrapper does; this is what lets ``check_env``'s unmasked random actions run).
 """
@@ -18,8 +20,8 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
 
-from ..bots import Bot, make_bot
 from ..editions import Edition
 from ..engine import Action, Game
 from ..engine.phases import Phase
@@ -38,76 +40,140 @@ from .common import (
     result_info,
 )
 from .observation import ObservationEncoder
+from .opponents import OpponentPool, SeatPlayer, check_opponent, describe_opponent, flat_scale, seat_players
+from .render import HumanWindow, available_render_modes, check_human_possible, render_rgb
 
 ILLEGAL_POLICIES = ("raise", "terminate")
+OBSERVATIONS = ("dict", "flat")
+TERMINAL_MASKS = ("pass", "zeros")
+
+
+def reward_parts(before: int, score: int, final: dict[str, Any] | None) -> dict[str, float]:
+    """The learner's score change split by source; summed over an episode they give the final total."""
+    parts = {"routes": float(score - before), "tickets": 0.0, "longest_path": 0.0, "other": 0.0}
+    if final is not None:
+        parts["tickets"] = float(final["ticket_points"])
+        parts["longest_path"] = float(final["longest_path_bonus"])
+        parts["other"] = float(final["total"] - score - final["ticket_points"] - final["longest_path_bonus"])
+    return parts
 
 
 class TicketToRideEnv(gym.Env):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(
         self,
         edition: Edition | str = "usa",
-        opponents: Sequence[str] = ("random",),
+        opponents: Any = ("random",),
         seat: int | str = 0,
         reward: str = "margin",
         options: dict[str, Any] | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        players: int | None = None,
+        observation: str = "dict",
+        terminal_mask: str = "pass",
+        max_turns: int | None = None,
     ) -> None:
         self._base, self.edition = resolve_edition(edition, options)
         self.options = dict(options or {})
-        if isinstance(opponents, str):
-            opponents = (opponents,)
-        self.opponents = tuple(opponents)
-        self.players = 1 + len(self.opponents)
+        self.pool: OpponentPool | None = None
+        if isinstance(opponents, OpponentPool):
+            self.pool = opponents
+            self.opponents: tuple[Any, ...] = ()
+            n = 2 if players is None else players
+        else:
+            if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+                opponents = (opponents,)
+            opponents = tuple(opponents)
+            if players is not None and len(opponents) == 1:
+                opponents = opponents * max(players - 1, 0)
+            self.opponents = opponents
+            n = 1 + len(opponents)
+            if players is not None and players != n:
+                raise ValueError(f"players={players} but {len(opponents)} opponent(s) are given (give one, or players - 1)")
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise ValueError(f"players must be an integer, not {n!r}")
+        self.players = n
         lo, hi = self.edition.rules.players
-        if not lo <= self.players <= hi:
-            raise ValueError(
-                f"{self.edition.name} is for {lo}-{hi} players; {len(self.opponents)} opponent(s) make {self.players}"
-            )
-        for name in self.opponents:
-            make_bot(name, seed=0)  # fail now, not at the first reset, on an unknown bot
-        if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be 0..{self.players - 1} or 'random', not {seat!r}")
+        if not lo <= n <= hi:
+            raise ValueError(f"{self.edition.name} is for {lo}-{hi} players; {n - 1} opponent(s) make {n}")
+        for entry in self.opponents:
+            check_opponent(entry)  # fail now, not at the first reset, on an unknown bot
+        if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
         self.seat_choice = seat
         if illegal_action not in ILLEGAL_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_POLICIES}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
+        if terminal_mask not in TERMINAL_MASKS:
+            raise ValueError(f"terminal_mask must be one of {TERMINAL_MASKS}, not {terminal_mask!r}")
+        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
+            raise ValueError(f"max_turns must be a positive integer or None, not {max_turns!r}")
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        self.observation_mode = observation
+        self.terminal_mask = terminal_mask
+        self.max_turns = max_turns
         self.render_mode = check_render_mode(render_mode, self.metadata)
+        if self.render_mode == "human":
+            check_human_possible()
+        self.metadata = {**self.metadata, "render_modes": available_render_modes()}  # "human" only with a display
+        self._window: HumanWindow | None = None
         self.reward_mode = check_reward_mode(reward)
         self.codec = codec_for(self.edition)
         self.layout = layout_for(self.edition)
-        self.observation_space, self.action_space = make_spaces(self.codec, self.layout)
+        dict_space, self.action_space = make_spaces(self.codec, self.layout)
+        self._flat = observation == "flat"
+        if self._flat:
+            self.observation_space = spaces.Box(0.0, 1.0, shape=(self.layout.size,), dtype=np.float32)
+            self._scale = flat_scale(self.layout)
+        else:
+            self.observation_space = dict_space
+        self._pass_index = self.codec.blocks["pass"].start
         self.game: Game | None = None
         self.seat = 0
-        self.bots: list[Bot | None] = []
-        self._wants_events: list[bool] = []
+        self.seat_players: dict[int, SeatPlayer] = {}
+        self.opponent_names: list[str] = []
+        self._listeners: list[SeatPlayer] = []
         self._encoder: ObservationEncoder | None = None
         self._table: dict[int, Action] = {}
+        self._mask = np.zeros(self.codec.size, dtype=np.int8)
         self._done = True
         self._final_result: dict[str, Any] | None = None
+        self._score = 0
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         super().reset(seed=seed)
         rng = self.np_random
-        self.seat = int(rng.integers(self.players)) if self.seat_choice == "random" else int(self.seat_choice)
+        n = self.players
+        self.seat = int(rng.integers(n)) if self.seat_choice == "random" else int(self.seat_choice)
         game_seed = int(rng.integers(2**48))
-        self.game = Game(self._base, self.players, game_seed, self.options or None)
-        names = iter(self.opponents)
-        self.bots = [
-            None if p == self.seat else make_bot(next(names), seed=int(rng.integers(2**48))) for p in range(self.players)
-        ]
-        self._wants_events = [b is not None and type(b).observe is not Bot.observe for b in self.bots]
+        self.game = Game(self._base, n, game_seed, self.options or None)
+        others = [p for p in range(n) if p != self.seat]
+        if self.pool is not None:
+            drawn = self.pool.sample(rng, len(others))
+        else:
+            drawn = [(describe_opponent(e), e) for e in self.opponents]
+        seeds = [int(rng.integers(2**48)) for _ in others]
+        self.seat_players = seat_players(drawn, others, seeds, self.codec, self.layout, self._flat)
+        self.opponent_names = [name for name, _ in drawn]
+        self._listeners = [sp for sp in self.seat_players.values() if sp.wants_events]
         self._encoder = ObservationEncoder(self.layout, self.seat)
         self._done = False
-        self._play_bots()
-        return self._observation(), {"seat": self.seat, "game_seed": game_seed}
+        self._score = 0
+        self._play_opponents()
+        obs = self._observation()
+        info = {"seat": self.seat, "game_seed": game_seed, "opponents": self.opponent_names[:], "action_mask": self._mask}
+        if self.game.phase == Phase.OVER:  # pragma: no cover - a game never ends before the learner's first move
+            raise RuntimeError("the game ended before the learner's first decision")
+        self._render_human()
+        return obs, info
 
-    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
@@ -120,52 +186,74 @@ class TicketToRideEnv(gym.Env):
                 raise
             self._done = True
             obs = self._observation(final=True)
-            return obs, self.illegal_reward, True, False, {"illegal_action": exc.reason}
+            return obs, self.illegal_reward, True, False, {"illegal_action": exc.reason, "action_mask": self._mask}
         self._apply(chosen)
-        self._play_bots()
-        info: dict[str, Any] = {}
+        self._play_opponents()
         reward = 0.0
-        obs = self._observation()
-        terminated = self._done = game.phase == Phase.OVER
+        terminated = game.phase == Phase.OVER
+        truncated = not terminated and self.max_turns is not None and game.turn >= self.max_turns
+        obs = self._observation(final=truncated)
+        before, self._score = self._score, game.scores[self.seat]
+        info: dict[str, Any] = {"action_mask": self._mask, "turn": game.turn}
+        self._done = terminated or truncated
         if terminated:
             res = self._final_result  # carried by the learner's final view
             assert res is not None
             reward = final_rewards(res, self.reward_mode)[self.seat]
-            info = {"result": result_info(res)}
-        return obs, reward, terminated, False, info
+            info["result"] = result_info(res)
+            info["reward_parts"] = reward_parts(before, self._score, res["players"][self.seat])
+        else:
+            info["reward_parts"] = reward_parts(before, self._score, None)
+        self._render_human()
+        return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The current mask as booleans (the hook sb3-contrib's MaskablePPO looks for)."""
-        return mask_from(self._table, self.codec.size).astype(bool)
+        """The current mask as booleans (the hook sb3-contrib's MaskablePPO looks for).
 
-    def render(self) -> str | None:
+        Through Gymnasium wrappers: ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``."""
+        return self._mask.astype(bool)
+
+    def render(self) -> Any:
         if self.render_mode is None or self.game is None:
             return None
-        return render_text(self.game)
+        if self.render_mode == "ansi":
+            return render_text(self.game)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game)
+        self._render_human()
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # ------------------------------------------------------------------ internals
+    def _render_human(self) -> None:
+        if self.render_mode == "human" and self.game is not None:
+            if self._window is None:
+                self._window = HumanWindow()
+            self._window.show(render_rgb(self.game))
+
     def _apply(self, action: Action) -> None:
         game = self.game
         assert game is not None
-        if any(self._wants_events):
+        if self._listeners:
             events = game.apply(action)
-            for seat, bot in enumerate(self.bots):
-                if bot is not None and self._wants_events[seat]:
-                    for e in events:
-                        bot.observe(e.for_player(seat))
+            for sp in self._listeners:
+                for e in events:
+                    sp.observe(e.for_player(sp.seat))
         else:
             game.step(action)
 
-    def _play_bots(self) -> None:
+    def _play_opponents(self) -> None:
         game = self.game
         assert game is not None
+        players = self.seat_players
         while game.phase != Phase.OVER and game.current != self.seat:
-            p = game.current
-            bot = self.bots[p]
-            assert bot is not None
-            self._apply(bot.act(game.view(p), game.legal_actions()))
+            self._apply(players[game.current].act(game))
 
-    def _observation(self, final: bool = False) -> dict[str, np.ndarray]:
+    def _observation(self, final: bool = False) -> Any:
         game = self.game
         assert game is not None and self._encoder is not None
         view = game.view(self.seat)
@@ -173,6 +261,13 @@ class TicketToRideEnv(gym.Env):
         obs = self._encoder.encode(view)
         if final or game.phase == Phase.OVER:
             self._table = {}
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+            if self.terminal_mask == "pass":
+                mask[self._pass_index] = 1  # a placeholder to sample from: the episode is over, nothing is applied
         else:
             self._table = legal_table(self.codec, game, view)
-        return {"observation": obs, "action_mask": mask_from(self._table, self.codec.size)}
+            mask = mask_from(self._table, self.codec.size)
+        self._mask = mask
+        if self._flat:
+            return obs * self._scale
+        return {"observation": obs, "action_mask": mask}

@@ -4,9 +4,12 @@
     env = ticket_to_ride_v0.env(edition="europe", players=3, reward="win")
 
 Agents are ``player_0`` ... in seat order; ``agent_selection`` is the player to move. Each
-observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
-zero for an agent that is not to move. Rewards are 0 until the game ends, then the final reward
-of every agent (see ``common.final_rewards``). A masked-out action raises ``IllegalActionIndex``
+observation is ``{"observation": float32 vector, "action_mask": int8 vector}`` (or, with
+``observation="flat"``, the vector alone scaled to [0, 1], the mask in ``infos[agent]["action_mask"]``);
+the mask is all zero for an agent that is not to move. ``state()`` is the privileged global state
+(every seat's own observation side by side) for centralised critics; ``parallel_env()`` is the
+same game as a PettingZoo ParallelEnv in which only the player to move acts. Rewards are 0 until
+the game ends, then the final reward of every agent (see ``common.final_rewards``). A masked-out action raises ``IllegalActionIndex``
 and changes nothing.
 """
 
@@ -17,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ..editions import Edition
@@ -38,6 +41,10 @@ from .common import (
     result_info,
 )
 from .observation import ObservationEncoder
+from .opponents import flat_scale
+from .render import HumanWindow, available_render_modes, check_human_possible, render_rgb
+
+OBSERVATIONS = ("dict", "flat")
 
 
 class TicketToRideAEC(AECEnv):
@@ -45,7 +52,7 @@ class TicketToRideAEC(AECEnv):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "ticket_to_ride_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "render_fps": 4,
         "is_parallelizable": False,
     }
@@ -57,6 +64,7 @@ class TicketToRideAEC(AECEnv):
         reward: str = "margin",
         options: dict[str, Any] | None = None,
         render_mode: str | None = None,
+        observation: str = "dict",
     ) -> None:
         super().__init__()
         self._base, self.edition = resolve_edition(edition, options)
@@ -64,12 +72,28 @@ class TicketToRideAEC(AECEnv):
         if not isinstance(players, int) or not lo <= players <= hi:
             raise ValueError(f"{self.edition.name} is for {lo}-{hi} players, not {players!r}")
         self.render_mode = check_render_mode(render_mode, self.metadata)
+        if self.render_mode == "human":
+            check_human_possible()
+        self.metadata = {**self.metadata, "render_modes": available_render_modes()}  # "human" only with a display
+        self._window: HumanWindow | None = None
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
+        self.observation_mode = observation
+        self._flat = observation == "flat"
         self.options = dict(options or {})
         self.players = players
         self.reward_mode = check_reward_mode(reward)
         self.codec = codec_for(self.edition)
         self.layout = layout_for(self.edition)
         self._obs_space, self._act_space = make_spaces(self.codec, self.layout)
+        if self._flat:
+            self._obs_space = spaces.Box(0.0, 1.0, shape=(self.layout.size,), dtype=np.float32)
+            self._scale = flat_scale(self.layout)
+        seats = self.layout.seats
+        # state(): every seat's own (raw) observation in seat order, zeros for seats absent in this game
+        self.state_space = spaces.Box(
+            np.tile(self.layout.low, seats), np.tile(self.layout.high, seats), dtype=np.float32
+        )
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoders = [ObservationEncoder(self.layout, i) for i in range(players)]
@@ -101,8 +125,46 @@ class TicketToRideAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current]
+        self._mask_info()
+        self._render_human()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _mask_info(self) -> None:
+        """With flat observations the mover's mask travels in ``infos[agent]["action_mask"]``."""
+        if not self._flat:
+            return
+        zeros = np.zeros(self.codec.size, dtype=np.int8)
+        for a in self.agents:
+            self.infos[a]["action_mask"] = zeros
+        if self.game is not None and self.game.phase != Phase.OVER:
+            self.infos[self.agent_selection]["action_mask"] = self._mover_mask()
+
+    def _mover_mask(self) -> np.ndarray:
+        game = self.game
+        assert game is not None
+        if self._table is None:
+            p = game.current
+            view = self._views.get(p)
+            if view is None:
+                view = self._views[p] = game.view(p)
+            self._table = legal_table(self.codec, game, view)
+        return mask_from(self._table, self.codec.size)
+
+    def state(self) -> np.ndarray:
+        """PRIVILEGED global state: the concatenation of every seat's own raw observation (absolute seat
+        order, each in its own relative frame; zeros for seats the game does not have). It contains every
+        player's hand and tickets, so it is for centralised critics only, never for a policy's input."""
+        game = self.game
+        assert game is not None, "call reset() first"
+        size = self.layout.size
+        out = np.zeros(size * self.layout.seats, dtype=np.float32)
+        for p in range(self.players):
+            view = self._views.get(p)
+            if view is None:
+                view = self._views[p] = game.view(p)
+            out[p * size : (p + 1) * size] = self._encoders[p].encode(view)
+        return out
+
+    def observe(self, agent: str) -> Any:
         game = self.game
         assert game is not None, "call reset() first"
         p = self._seat[agent]
@@ -110,6 +172,8 @@ class TicketToRideAEC(AECEnv):
         if view is None:
             view = self._views[p] = game.view(p)
         obs = self._encoders[p].encode(view)
+        if self._flat:
+            return obs * self._scale
         if p == game.current and game.phase != Phase.OVER:
             if self._table is None:
                 self._table = legal_table(self.codec, game, view)
@@ -145,14 +209,29 @@ class TicketToRideAEC(AECEnv):
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.current]
+        self._mask_info()
+        self._render_human()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None or self.game is None:
             return None
-        return render_text(self.game)
+        if self.render_mode == "ansi":
+            return render_text(self.game)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game)
+        self._render_human()
+        return None
+
+    def _render_human(self) -> None:
+        if self.render_mode == "human" and self.game is not None:
+            if self._window is None:
+                self._window = HumanWindow()
+            self._window.show(render_rgb(self.game))
 
     def close(self) -> None:
-        """Nothing to release."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
 
 raw_env = TicketToRideAEC
@@ -161,3 +240,66 @@ raw_env = TicketToRideAEC
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
     """The environment with PettingZoo's order-enforcing wrapper (errors on step before reset, ...)."""
     return wrappers.OrderEnforcingWrapper(TicketToRideAEC(**kwargs))
+
+
+def parallel_env(**kwargs: Any) -> TicketToRideParallel:
+    """The same game as a PettingZoo ``ParallelEnv`` (same arguments as ``env()``)."""
+    return TicketToRideParallel(**kwargs)
+
+
+class TicketToRideParallel(ParallelEnv):
+    """ParallelEnv over the AEC game: every step takes a dict of actions, only the player to move's is applied.
+
+    Ticket to Ride is turn based: at every step exactly one agent (``infos[a]["to_move"]`` is True, and
+    its mask is the only non-zero one) acts; the actions given for the others are ignored, whatever they
+    are. Rewards arrive at the last step; then every agent is terminated and ``agents`` becomes empty.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**TicketToRideAEC.metadata, "name": "ticket_to_ride_v0"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.aec = TicketToRideAEC(**kwargs)
+        self.possible_agents = self.aec.possible_agents[:]
+        self.agents: list[str] = []
+        self.render_mode = self.aec.render_mode
+        self.state_space = self.aec.state_space
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec.action_space(agent)
+
+    def _collect(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        aec = self.aec
+        obs = {a: aec.observe(a) for a in self.agents}
+        infos = {a: {**aec.infos[a], "to_move": a == aec.agent_selection} for a in self.agents}
+        return obs, infos
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        return self._collect()
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        aec = self.aec
+        mover = aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"no action for {mover}, the agent to move (actions were given for {sorted(actions)})")
+        aec.step(actions[mover])
+        obs, infos = self._collect()
+        rewards = {a: float(aec.rewards[a]) for a in self.agents}
+        terms = {a: bool(aec.terminations[a]) for a in self.agents}
+        truncs = {a: bool(aec.truncations[a]) for a in self.agents}
+        if all(terms.values()) or all(truncs.values()):
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def render(self) -> Any:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()

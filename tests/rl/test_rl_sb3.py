@@ -1,0 +1,39 @@
+"""Stable-Baselines3 / sb3-contrib on the Gymnasium env with no glue (needs the ``rl-train`` extra)."""
+
+from __future__ import annotations
+
+from rl.torch_needed import require_torch
+
+require_torch()
+
+import numpy as np  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
+from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
+
+import ttr.rl  # noqa: E402
+
+USA = ttr.rl.GYM_IDS["usa"]
+
+
+def test_make_vec_env_with_two_envs() -> None:
+    """SB3's make_vec_env passes render_mode="rgb_array": it used to be refused."""
+    venv = make_vec_env(USA, n_envs=2, seed=0)
+    obs = venv.reset()
+    assert obs["observation"].shape == (2, 760)
+    frames = venv.get_images()
+    assert len(frames) == 2 and frames[0].shape == (640, 800, 3) and frames[0].dtype == np.uint8
+    masks = get_action_masks(venv)
+    assert masks.shape == (2, 1075) and masks.any(axis=1).all()
+    venv.close()
+
+
+def test_maskable_ppo_mlp_policy_on_flat_observations() -> None:
+    venv = make_vec_env(USA, n_envs=2, seed=1, env_kwargs={"observation": "flat", "opponents": "random"})
+    model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    assert model.observation_space.shape == (760,)
+    model.learn(128)
+    obs = venv.reset()
+    action, _ = model.predict(obs, action_masks=get_action_masks(venv))
+    assert all(get_action_masks(venv)[i, a] for i, a in enumerate(action))
+    venv.close()
