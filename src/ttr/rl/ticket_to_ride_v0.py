@@ -9,7 +9,8 @@ observation is ``{"observation": float32 vector, "action_mask": int8 vector}`` (
 the mask is all zero for an agent that is not to move. ``state()`` is the privileged global state
 (every seat's own observation side by side) for centralised critics; ``parallel_env()`` is the
 same game as a PettingZoo ParallelEnv in which only the player to move acts. Rewards are 0 until
-the game ends, then the final reward of every agent (see ``common.final_rewards``). A masked-out action raises ``IllegalActionIndex``
+the game ends, then the final reward of every agent (see ``common.final_rewards``). A masked-out action
+raises ``IllegalActionIndex``
 and changes nothing.
 """
 
@@ -91,9 +92,7 @@ class TicketToRideAEC(AECEnv):
             self._scale = flat_scale(self.layout)
         seats = self.layout.seats
         # state(): every seat's own (raw) observation in seat order, zeros for seats absent in this game
-        self.state_space = spaces.Box(
-            np.tile(self.layout.low, seats), np.tile(self.layout.high, seats), dtype=np.float32
-        )
+        self.state_space = spaces.Box(np.tile(self.layout.low, seats), np.tile(self.layout.high, seats), dtype=np.float32)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoders = [ObservationEncoder(self.layout, i) for i in range(players)]
