@@ -100,6 +100,7 @@ class TicketToRideAEC(AECEnv):
         self.game: Game | None = None
         self._table: dict[int, Action] | None = None  # legal index -> action for the player to move
         self._views: dict[int, PlayerView] = {}  # views of the current position (a final view scores the game)
+        self.listeners: list[Any] = []  # objects with .seat and .observe(event), told every event of a step
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -191,7 +192,14 @@ class TicketToRideAEC(AECEnv):
         table = self._table
         if table is None:  # stepped without observing first
             table = self._table = legal_table(self.codec, game, self._views.get(game.current))
-        game.step(pick(self.codec, table, action, game, agent))
+        chosen = pick(self.codec, table, action, game, agent)
+        if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
+            events = game.apply(chosen)
+            for sp in self.listeners:
+                for e in events:
+                    sp.observe(e.for_player(sp.seat))
+        else:
+            game.step(chosen)
         self._table = None
         self._views.clear()
         self._cumulative_rewards[agent] = 0.0
