@@ -58,3 +58,15 @@ def test_frozen_snapshot_of_the_learner_plays_from_the_pool() -> None:
     obs, info = env.reset(seed=3)
     assert info["opponents"] == ["snapshot-0"]
     assert 0 <= snap(obs, info["action_mask"]) < env.action_space.n
+
+
+def test_rl_eval_loads_a_saved_maskable_ppo(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from ttr.cli import main
+
+    model = MaskablePPO("MlpPolicy", ttr.rl.TicketToRideEnv("usa", observation="flat"), n_steps=32, batch_size=32, seed=0)
+    model.save(tmp_path / "tiny.zip")
+    assert main(["rl-eval", str(tmp_path / "tiny.zip"), "--against", "random", "--games", "2", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert rows[0]["opponent"] == "random" and rows[0]["games"] == 2

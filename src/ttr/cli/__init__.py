@@ -21,6 +21,7 @@ COMMANDS = {
     "play": "ttr.cli.play",
     "serve": "ttr.cli.serve",
     "loadtest": "ttr.cli.loadtest",
+    "rl-eval": "ttr.cli.rl_eval",
 }
 
 
