@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test, state_test
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 import ttr.rl
+from needs import missing
 from ttr.bots import Bot, RandomBot
 from ttr.engine import Game
 from ttr.rl import IllegalActionIndex, TicketToRideEnv, ticket_to_ride_v0
@@ -65,7 +66,7 @@ def xvfb_display() -> str:
     """A virtual X display (Debian's xvfb, installed by .ci/run): human mode needs a real window."""
     binary = shutil.which("Xvfb")
     if binary is None:
-        pytest.fail("Xvfb is not installed (apt-get install xvfb): the human render mode is tested in a real window")
+        missing("Xvfb is not installed (apt-get install xvfb): the human render mode is tested in a real window")
     display = f":{90 + os.getpid() % 500}"
     proc = subprocess.Popen([binary, display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], stderr=subprocess.DEVNULL)
     time.sleep(0.5)
