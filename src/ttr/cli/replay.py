@@ -40,10 +40,11 @@ def iter_records(path: str):
 
 def print_moves(where: str, rec: dict) -> None:
     """Each action of the record as `<n>. p<player> <move>`, replaying it to know the map and the mover."""
+    from ..custom_maps import record_edition
     from ..engine import Action, Game
     from ..notation import format_move
 
-    game = Game(rec["edition"], rec["players"], rec["seed"], rec.get("options"))
+    game = Game(record_edition(rec) or rec["edition"], rec["players"], rec["seed"], rec.get("options"))
     print(f"{where}: {game.edition.name}, {game.n} players, seed {game.seed}")
     for i, raw in enumerate(rec["actions"], 1):
         action = Action.from_json(raw)
@@ -52,6 +53,7 @@ def print_moves(where: str, rec: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..custom_maps import record_edition
     from ..engine import Game
     from ..errors import TTRError
 
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             try:
-                game = Game.replay(rec)
+                game = Game.replay(rec, record_edition(rec))  # a record of a custom map carries it ("map")
                 if args.moves:
                     print_moves(where, rec)
             except TTRError as exc:

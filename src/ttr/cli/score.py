@@ -37,6 +37,7 @@ def _clean(reason: str) -> str:
 
 def load_game(path: str) -> tuple[Any, str]:
     """The game to score and what it was read from ("record" or "position"); NotScorable otherwise."""
+    from ..custom_maps import record_edition
     from ..engine import Game
     from ..errors import TTRError
 
@@ -66,13 +67,13 @@ def load_game(path: str) -> tuple[Any, str]:
         if not isinstance(data["actions"], list):
             raise NotScorable(f"{path}: the record's actions are not a list")
         try:
-            return Game.replay(data), "record"
+            return Game.replay(data, record_edition(data)), "record"  # a custom map's record carries it
         except TTRError as exc:
             raise NotScorable(f"{path}: this record does not replay: {_clean(str(exc))}") from None
         except Exception:  # a hostile record must still give one line, not a traceback
             raise NotScorable(f"{path}: this record does not replay (a field has the wrong type)") from None
     try:
-        return Game.from_dict(data), "position"
+        return Game.from_dict(data, record_edition(data)), "position"
     except TTRError as exc:
         raise NotScorable(f"{path}: neither a game record nor a position: {_clean(str(exc))}") from None
     except Exception:

@@ -29,6 +29,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"], help="server log level"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.add_argument(
+        "--maps",
+        metavar="DIR",
+        help="offer every map file (*.json, docs/map-format.md) in DIR in the lobby next to the built-in editions; "
+        "a file that is not a valid map is logged with its error and left out; each game stores its map "
+        "(default: none)",
+    )
     g = p.add_argument_group(
         "limits and abuse controls",
         "per client (IP) unless said otherwise; rates are 'N/second', 'N/minute' or 'N/hour', several joined by ';'; "
@@ -94,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    settings = Settings(database_url=url, bot_delay=args.bot_delay, limits_enabled=not args.no_limits, **knobs)  # type: ignore[arg-type]
+    settings = Settings(
+        database_url=url, bot_delay=args.bot_delay, limits_enabled=not args.no_limits, maps_dir=args.maps, **knobs
+    )  # type: ignore[arg-type]
     app = create_app(settings)
     shown = url.split("@")[-1] if "@" in url else url  # never print a password
     print(f"ttr serve: games stored in {shown}; open http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)

@@ -26,7 +26,7 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
-from ..editions import BUILTIN, get_edition
+from ..editions import BUILTIN, Edition, get_edition
 from .botpool import replay_step  # noqa: F401 - computed in the bot pool's workers; kept importable from here
 from .config import Settings
 from .db import Database, migrate
@@ -34,6 +34,7 @@ from .errors import COMMON_ERRORS, ApiError, error_responses, unknown_game
 from .expiry import Expiry
 from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
+from .maps import MapLibrary
 from .messages import (
     ActionBody,
     CreateGame,
@@ -225,13 +226,14 @@ def allowed_methods(app: FastAPI, scope: Scope) -> str:
     return ", ".join(sorted(methods))
 
 
-def edition_summary(edition_id: str) -> dict[str, Any]:
-    ed = get_edition(edition_id)
-    return {"id": ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes), "options": ed.raw["rules"]}
+def edition_summary(edition_id: str | Edition, key: str | None = None) -> dict[str, Any]:
+    ed = get_edition(edition_id) if isinstance(edition_id, str) else edition_id
+    rules = ed.raw["rules"]
+    return {"id": key or ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes), "options": rules}
 
 
-def edition_map(edition_id: str) -> dict[str, Any]:
-    ed = get_edition(edition_id)
+def edition_map(edition_id: str | Edition) -> dict[str, Any]:
+    ed = get_edition(edition_id) if isinstance(edition_id, str) else edition_id
     cities = [
         {"id": ed.city_ids[c], "name": ed.city_names[c], "lat": ed.lat[c], "lon": ed.lon[c], "area": ed.city_area[c]}
         for c in range(ed.ncities)
@@ -276,6 +278,7 @@ def create_app(settings: Settings) -> FastAPI:
         rate_check=rates.check if on else None,
         max_games_per_client=settings.max_games_per_client if on else 0,
         max_bot_games=settings.max_bot_games if on else 0,
+        maps=MapLibrary(settings.maps_dir),
     )
     hub = Hub(service, settings)
     expiry = Expiry(service, hub, settings)
@@ -348,7 +351,8 @@ def create_app(settings: Settings) -> FastAPI:
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
     async def list_editions() -> Response:
-        return json_response([edition_summary(e) for e in BUILTIN])
+        custom = [edition_summary(ed, key) for key, ed in service.maps.maps.items()]
+        return json_response([edition_summary(e) for e in BUILTIN] + custom)
 
     @app.get(
         "/api/editions/{edition_id}/map",
@@ -357,9 +361,22 @@ def create_app(settings: Settings) -> FastAPI:
         responses=error_responses(404),
     )
     async def get_map(edition_id: str) -> Response:
+        if edition_id in service.maps.maps:
+            return json_response(edition_map(service.maps.maps[edition_id]))
         if edition_id not in BUILTIN:
-            raise ApiError(404, "unknown_edition", f"unknown edition {edition_id!r} (known: {', '.join(BUILTIN)})")
+            known = ", ".join(service.maps.ids())
+            raise ApiError(404, "unknown_edition", f"unknown edition {edition_id[:80]!r} (known: {known})")
         return json_response(edition_map(edition_id))
+
+    @app.get(
+        "/api/games/{game_id}/map",
+        tags=["editions"],
+        summary="The map a game is played on (a built-in edition or the custom map stored with it)",
+        responses=error_responses(404),
+    )
+    async def get_game_map(game_id: str) -> Response:
+        live = await live_game(game_id)
+        return json_response(edition_map(live.game.base_edition))
 
     # ------------------------------------------------------------------ games
     @app.post(

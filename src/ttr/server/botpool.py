@@ -52,9 +52,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..bots import LEVELS, Bot, make_bot
-from ..engine import Action, Game
+from ..engine import Action
 from .config import DEFAULT_BOT_BUDGET, default_bot_workers
 from .errors import ApiError
+from .maps import game_from_position, game_from_record
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -143,7 +144,7 @@ def _think(kept: OrderedDict[tuple[str, int], _Kept], factory: Callable[[str, in
         kept.move_to_end(key)
         while len(kept) > MAX_KEPT_BOTS:
             kept.popitem(last=False)
-    g = Game.from_dict(p["position"])
+    g = game_from_position(p["position"])
     seat = p["seat"]
     if g.is_over or g.current != seat:
         raise RuntimeError(f"seat {seat} is not to move in this position")
@@ -203,7 +204,7 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
     actions = record["actions"]
     if step > len(actions):
         raise ApiError(422, "bad_step", f"step must be between 0 and {len(actions)}")
-    game = Game(record["edition"], record["players"], record["seed"], record.get("options") or None)
+    game = game_from_record(record)
     for a in actions[: max(step - 1, 0)]:
         game.step(a)
     actor, events = None, []
@@ -382,7 +383,7 @@ class BotPool:
             )
             lvl, transient = nxt, True
         self.stats["fallbacks"] += 1
-        legal = await asyncio.to_thread(lambda: Game.from_dict(position).legal_actions())
+        legal = await asyncio.to_thread(lambda: game_from_position(position).legal_actions())
         return {"action": legal[0].to_json(), "level": "first legal action", "problem": "every level failed", "fallback": True}
 
     async def _run(self, worker: _Worker, job: _Job) -> tuple[str, Any]:

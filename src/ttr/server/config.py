@@ -67,6 +67,7 @@ class Settings:
     bot_workers: int = DEFAULT_BOT_WORKERS  # processes bots think in
     bot_budget: float = DEFAULT_BOT_BUDGET  # seconds a max bot may think about a move
     undo_window: float = DEFAULT_UNDO_WINDOW  # seconds bots wait after a person's move that can still be undone
+    maps_dir: str | None = None  # ttr serve --maps DIR: a folder of custom map files offered in the lobby
     bot_factory: str | None = None  # "module:function(level, seed, budget) -> Bot" instead of the levels (tests)
 
     # --- per-client rates ("N/second", "N/minute", "N/hour"; several joined by ";"): moving windows, per IP

@@ -34,6 +34,7 @@ import anyio.to_thread
 from .botpool import BotPool
 from .config import Settings
 from .errors import ApiError
+from .maps import position_json
 from .outage import is_outage, unavailable
 from .service import Access, GameService, LiveGame
 
@@ -283,5 +284,5 @@ def _position(live: LiveGame) -> dict[str, Any]:
     """The position a bot thinks about (computed once per snapshot)."""
     pos = live.memo.get("position")
     if pos is None:
-        pos = live.memo["position"] = live.game.to_dict()
+        pos = live.memo["position"] = position_json(live.game)
     return pos

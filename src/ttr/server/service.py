@@ -26,7 +26,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..bots import LEVELS
-from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, SetupError, TTRError
 from .db import (
@@ -43,6 +42,7 @@ from .db import (
     seats,
 )
 from .errors import ApiError, unknown_game
+from .maps import MapLibrary, game_from_position, position_json, record_json
 from .security import clean_name, hash_token, new_game_id, new_token
 from .undo import action_reveals, undo_point
 
@@ -232,6 +232,7 @@ class LiveGame:
                 "game_id": self.id,
                 "name": self.name,
                 "edition": self.edition,
+                "edition_name": g.base_edition.name,
                 "players": self.players,
                 "options": self.options,
                 "hotseat": self.hotseat,
@@ -271,7 +272,7 @@ class LiveGame:
         return [{"seq": e.seq, "event": e.form(access.seats), "at": e.at} for e in self.events[max(since, 0) :] if not e.undone]
 
     def record(self) -> dict[str, Any]:
-        rec = self.game.record()
+        rec = record_json(self.game, self.game.record())
         rec["game_id"] = self.id
         rec["names"] = [s.name or (f"{s.level} bot" if s.type == "bot" else f"Player {s.seat + 1}") for s in self.seats]
         rec["seats"] = [{"type": s.type, **({"level": s.level} if s.level else {})} for s in self.seats]
@@ -300,8 +301,10 @@ class GameService:
         rate_check: Callable[[str, str], None] | None = None,
         max_games_per_client: int = 0,
         max_bot_games: int = 0,
+        maps: MapLibrary | None = None,
     ) -> None:
         self.db = db
+        self.maps = maps or MapLibrary()  # the editions a game may be created on (built in, and --maps DIR)
         # limits (0: none): rate_check(category, key) raises 429 when over (limits.RateLimits.check)
         self.rate_check = rate_check
         self.max_games_per_client = max_games_per_client
@@ -379,7 +382,7 @@ class GameService:
         act_rows = conn.execute(
             sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id).order_by(actions.c.idx)
         ).all()
-        game = Game.from_dict(json.loads(row.position))
+        game = game_from_position(json.loads(row.position))
         if len(game.history) != len(act_rows) or len(ev_rows) != row.seq:
             raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
         return LiveGame(
@@ -483,7 +486,8 @@ class GameService:
             },
         )
         if game is not live.game:
-            conn.execute(UPDATE_POSITION, {"gid": live.id, "position": _dumps(game.to_dict()), "action_count": len(game.history)})
+            position = _dumps(position_json(game))
+            conn.execute(UPDATE_POSITION, {"gid": live.id, "position": position, "action_count": len(game.history)})
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
         self.db.notify(conn, f"{live.id} {new.seq}")
@@ -503,8 +507,7 @@ class GameService:
         creator: str | None = None,
     ) -> dict[str, Any]:
         """Create a game for client `creator` (its IP, for the per-client cap; None: no cap)."""
-        if edition not in BUILTIN:
-            raise ApiError(400, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
+        base = self.maps.resolve(edition)
         if seat_specs is None:
             n = players or 2
             seat_specs = [{"type": "human"}] + [{"type": "bot", "level": "medium"}] * (n - 1)
@@ -513,7 +516,7 @@ class GameService:
         if len(seat_specs) != players:
             raise ApiError(422, "bad_seats", f"give one seat per player: {players} players but {len(seat_specs)} seats")
         try:
-            game = Game(edition, players, secrets.randbits(48), options or None)
+            game = Game(base, players, secrets.randbits(48), options or None)
         except SetupError as exc:
             raise ApiError(422, exc.code, exc.reason) from None
         except EditionError as exc:
@@ -614,7 +617,7 @@ class GameService:
                     status=status,
                     seq=0,
                     action_count=0,
-                    position=_dumps(game.to_dict()),
+                    position=_dumps(position_json(game)),
                     to_move=game.current,
                     bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
                     created_at=now,
@@ -816,7 +819,7 @@ class GameService:
             record = live.game.record()
             undone_count = len(record["actions"]) - keep
             record["actions"] = record["actions"][:keep]
-            rebuilt = Game.replay(record)
+            rebuilt = Game.replay(record, live.game.base_edition)
             conn.execute(actions.delete().where(actions.c.game_id == live.id, actions.c.idx >= keep))
             conn.execute(
                 events.update()
