@@ -1,0 +1,139 @@
+"""ttr serve --maps DIR: custom maps in the lobby, played with bots to the end, undone, stored with the game and
+replayed from the record after the folder changed (server, `ttr replay`, `ttr score`)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from serverkit import bearer, create, join_all, play_random, wait_for
+
+from ttr.custom_maps import map_key
+from ttr.editions import BUILTIN, get_edition
+from ttr.engine import Game
+from ttr.server import Settings, create_app
+from ttr.server.maps import custom_edition
+
+
+def short_usa() -> dict:
+    """USA with 12 trains each: a short game on a map that is not built in."""
+    raw = json.loads(json.dumps(get_edition("usa").raw))
+    raw["id"] = "usa-short"
+    raw["name"] = "Short USA"
+    raw["rules"]["trains"] = 12
+    return raw
+
+
+@pytest.fixture
+def maps_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "maps"
+    d.mkdir()
+    (d / "short.json").write_text(json.dumps(short_usa()), encoding="utf-8")
+    bad = short_usa()
+    bad["id"] = "broken"
+    bad["routes"][0]["b"] = "omha"
+    (d / "broken.json").write_text(json.dumps(bad), encoding="utf-8")
+    (d / "junk.json").write_text("{not json", encoding="utf-8")
+    clash = short_usa()
+    clash["id"] = "usa"
+    clash["rules"]["trains"] = 13
+    (d / "clash.json").write_text(json.dumps(clash), encoding="utf-8")
+    (d / "notes.txt").write_text("not a map", encoding="utf-8")
+    return d
+
+
+def test_custom_map_lobby_play_undo_record_replay(
+    tmp_path: Path, maps_dir: Path, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    key = map_key(short_usa())
+    s = Settings(**{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False})
+    with caplog.at_level(logging.WARNING, logger="ttr.server.maps"), TestClient(create_app(s)) as client:
+        # invalid files are logged with their error and left out; the server runs
+        skipped = "\n".join(r.getMessage() for r in caplog.records)
+        assert "unknown city 'omha'" in skipped
+        assert "junk.json: not valid JSON" in skipped
+        assert "'usa' is a built-in edition's id" in skipped
+        eds = client.get("/api/editions").json()
+        assert [e["id"] for e in eds] == [*BUILTIN, key]
+        assert eds[-1]["name"] == "Short USA" and eds[-1]["options"]["trains"] == 12
+        board = client.get(f"/api/editions/{key}/map").json()
+        assert len(board["routes"]) == len(short_usa()["routes"])
+        assert client.get("/api/editions/map-0000000000000000/map").status_code == 404
+        res = client.post("/api/games", json={"edition": "map-0000000000000000", "players": 2})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "unknown_edition"
+
+        created = create(
+            client,
+            edition=key,
+            seats=[{"type": "human", "name": "Ada"}, {"type": "bot", "level": "easy"}, {"type": "bot", "level": "medium"}],
+        )
+        gid = created["game_id"]
+        tokens = join_all(client, created)
+        st = client.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json()
+        assert st["summary"]["edition"] == key and st["summary"]["edition_name"] == "Short USA"
+        assert [p["trains"] for p in st["view"]["public"]] == [12, 12, 12]
+        assert client.get(f"/api/games/{gid}/map").json() == board
+
+        # undo a move of the person playing against bots
+        rng = random.Random(18)
+        st = wait_for(lambda: (x := client.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json())["legal"] and x)
+        before = st["view"]
+        action = rng.choice(st["legal"])
+        res = client.post(f"/api/games/{gid}/actions", headers=bearer(tokens[0]), json={"seat": 0, "action": action})
+        assert res.status_code == 200, res.text
+        res = client.post(f"/api/games/{gid}/undo", headers=bearer(tokens[0]), json={"seat": 0})
+        assert res.status_code == 200, res.text
+        after = client.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json()["view"]
+        assert after["hand"] == before["hand"] and after["tickets"] == before["tickets"]
+
+        play_random(client, gid, tokens, rng)
+        record = client.get(f"/api/games/{gid}/record").json()
+        assert client.get(f"/api/games/{gid}/replay", params={"step": 5}).status_code == 200
+
+    assert record["edition"] == "usa-short" and record["map"] == short_usa()
+    assert record["result"]["scores"]
+    replayed = Game.replay(record, custom_edition(record["map"]))
+    assert replayed.is_over and replayed.rules.trains == 12
+    assert [x["total"] for x in replayed.result()["players"]] == record["result"]["scores"]
+
+    # the folder changes: the game still loads, shows its map and replays, from the map stored with it
+    for f in maps_dir.iterdir():
+        f.unlink()
+    s2 = Settings(**{**s.__dict__, "maps_dir": None})
+    with TestClient(create_app(s2)) as client:
+        assert [e["id"] for e in client.get("/api/editions").json()] == list(BUILTIN)
+        assert client.get(f"/api/games/{gid}/map").json() == board
+        assert client.get(f"/api/games/{gid}/record").json() == record
+        step = client.get(f"/api/games/{gid}/replay", params={"step": len(record["actions"])})
+        assert step.status_code == 200, step.text
+        res = client.post("/api/games", json={"edition": key, "players": 2})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "unknown_edition"
+
+    # a downloaded record replays and scores on any machine: it carries its map
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "ttr", "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "1 record(s) replayed and checked, 0 failed" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "ttr", "score", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Short USA" in out.stdout
+    # a record whose map was tampered with fails with the reason, not a traceback
+    bad = {**record, "map": {**record["map"], "routes": record["map"]["routes"][:-1]}}
+    del bad["map"]["rules"]
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "ttr", "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "record map" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_missing_maps_folder_does_not_stop_the_server(tmp_path: Path, settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    s = Settings(**{**settings.__dict__, "maps_dir": str(tmp_path / "nowhere")})
+    with caplog.at_level(logging.ERROR, logger="ttr.server.maps"), TestClient(create_app(s)) as client:
+        assert [e["id"] for e in client.get("/api/editions").json()] == list(BUILTIN)
+    assert "not a folder" in caplog.text
