@@ -132,7 +132,9 @@ def test_custom_map_lobby_play_undo_record_replay(
     assert out.returncode == 1 and "record map" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_missing_maps_folder_does_not_stop_the_server(tmp_path: Path, settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+def test_missing_maps_folder_does_not_stop_the_server(
+    tmp_path: Path, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     s = Settings(**{**settings.__dict__, "maps_dir": str(tmp_path / "nowhere")})
     with caplog.at_level(logging.ERROR, logger="ttr.server.maps"), TestClient(create_app(s)) as client:
         assert [e["id"] for e in client.get("/api/editions").json()] == list(BUILTIN)
