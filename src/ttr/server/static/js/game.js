@@ -8,7 +8,7 @@ import { cardName, cardTile } from "./cards.js";
 import { CARD_KINDS, PLAYER_COLOURS, PLAYER_SHAPES } from "./colours.js";
 import { h, toast } from "./dom.js";
 import { describeEvent } from "./eventlog.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { editionName, onLanguageChange, t } from "./i18n.js";
 import { analyseLegal } from "./legal.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
 import { endNodes } from "./network.js";
@@ -52,7 +52,7 @@ export class GameClient {
     this.root.replaceChildren(h("div", { class: "loading", i18n: "common.loading" }, t("common.loading")));
     try {
       this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
-      this.map = await api("GET", `/api/editions/${encodeURIComponent(this.summary.edition)}/map`);
+      this.map = await api("GET", `/api/games/${encodeURIComponent(this.id)}/map`); // built in, or stored with the game
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "page-error" }, h("h1", {}, t("error.no_game")), h("p", {}, err.message),
         h("a", { href: "/", class: "button" }, t("nav.lobby"))));
@@ -226,7 +226,7 @@ export class GameClient {
       h("button", { type: "button", title: t("board.zoom_in"), "aria-label": t("board.zoom_in"), onclick: () => this.board.zoomBy(1.4) }, "+"),
       h("button", { type: "button", title: t("board.zoom_out"), "aria-label": t("board.zoom_out"), onclick: () => this.board.zoomBy(1 / 1.4) }, "−"),
       h("button", { type: "button", title: t("board.fit"), "aria-label": t("board.fit"), onclick: () => this.board.fit() }, "⤢"));
-    const editionTitle = h("span", { class: "game-title" }, t(`edition.${this.summary.edition}`), this.summary.name ? ` · ${this.summary.name}` : "");
+    const editionTitle = h("span", { class: "game-title" }, editionName(this.summary.edition, this.summary.edition_name), this.summary.name ? ` · ${this.summary.name}` : "");
     const layout = h("div", { class: "game-layout" },
       h("section", { class: "area-status" }, editionTitle, this.els.banner, this.els.undo,
         h("button", { type: "button", class: "button ghost", onclick: () => sheets.showHelp(this) }, "? ", t("game.help"))),

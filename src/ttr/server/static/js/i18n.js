@@ -76,6 +76,11 @@ export function has(key) {
   return lookup(key) !== null;
 }
 
+/** An edition's display name: the translation of a built-in one, else the name a custom map file gives. */
+export function editionName(id, name) {
+  return has(`edition.${id}`) ? t(`edition.${id}`) : (name || id);
+}
+
 export function applyTranslations(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);

@@ -3,7 +3,7 @@
 
 import { api, saveToken, savedTokens } from "./api.js";
 import { copyText, h, toast } from "./dom.js";
-import { has, onLanguageChange, t } from "./i18n.js";
+import { editionName, has, onLanguageChange, t } from "./i18n.js";
 import { seatName } from "./names.js";
 
 const LEVELS = ["easy", "medium", "hard", "max"];
@@ -100,9 +100,9 @@ class Lobby {
     const editions = h("div", { class: "edition-picker", role: "radiogroup", "aria-label": t("lobby.edition") },
       this.editions.map((e) => h("label", { class: `edition-card${e.id === f.edition ? " chosen" : ""}`, dataset: { edition: e.id } },
         h("input", { type: "radio", name: "edition", value: e.id, checked: e.id === f.edition, onchange: () => { this.setEdition(e.id); this.render(); } }),
-        h("span", { class: "edition-name" }, t(`edition.${e.id}`)),
+        h("span", { class: "edition-name" }, editionName(e.id, e.name)),
         h("span", { class: "edition-players" }, t("lobby.players_range", { min: e.players[0], max: e.players[1] })),
-        h("span", { class: "edition-blurb" }, t(`edition_blurb.${e.id}`)))));
+        h("span", { class: "edition-blurb" }, has(`edition_blurb.${e.id}`) ? t(`edition_blurb.${e.id}`) : t("lobby.custom_map")))));
     const counts = [];
     for (let n = ed.players[0]; n <= ed.players[1]; n++) counts.push(n);
     const players = h("select", { id: "player-count", onchange: (ev) => { this.setPlayers(Number(ev.target.value)); this.render(); } },
@@ -235,8 +235,8 @@ class Lobby {
     });
     return h("li", { class: "game-row", dataset: { game: g.game_id } },
       h("div", { class: "game-row-main" },
-        h("b", {}, g.name || t(`edition.${g.edition}`)),
-        g.name ? h("span", { class: "muted" }, ` · ${t(`edition.${g.edition}`)}`) : null,
+        h("b", {}, g.name || editionName(g.edition, g.edition_name)),
+        g.name ? h("span", { class: "muted" }, ` · ${editionName(g.edition, g.edition_name)}`) : null,
         g.hotseat ? h("span", { class: "tag" }, t("lobby.hotseat_tag")) : null,
         h("div", { class: "seats" }, seats)),
       h("div", { class: "game-row-actions" }, actions));
@@ -252,7 +252,7 @@ class Lobby {
       h("h2", {}, title), items.length ? h("ul", {}, items) : h("p", { class: "muted" }, empty));
     const myItems = myGames.map(([gid, info]) => {
       const g = byId.get(gid);
-      const label = g ? (g.name || t(`edition.${g.edition}`)) : t(`edition.${info.edition || "usa"}`);
+      const label = g ? (g.name || editionName(g.edition, g.edition_name)) : editionName(info.edition || "usa");
       const status = g ? t(`status.${g.status}`) : "";
       return h("li", { class: "game-row", dataset: { game: gid } },
         h("div", { class: "game-row-main" }, h("b", {}, label), " ", h("span", { class: "muted" }, status)),

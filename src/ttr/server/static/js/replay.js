@@ -28,7 +28,7 @@ class ReplayViewer extends GameClient {
     this.root.replaceChildren(h("div", { class: "loading" }, t("common.loading")));
     try {
       this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
-      this.map = await api("GET", `/api/editions/${encodeURIComponent(this.summary.edition)}/map`);
+      this.map = await api("GET", `/api/games/${encodeURIComponent(this.id)}/map`); // built in, or stored with the game
       const first = await this.fetchStep(0);
       this.steps = first.steps;
     } catch (err) {

@@ -6,7 +6,7 @@
 
 import { copyText, h, toast } from "./dom.js";
 import { cardTile } from "./cards.js";
-import { has, t } from "./i18n.js";
+import { editionName, has, t } from "./i18n.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
 import { chooserModel, paymentChooser, quickClaimToggle, ticketNeeds } from "./payment.js";
 
@@ -335,7 +335,7 @@ export function showHelp(game) {
   lines.push(tTouch("help.board"), t("help.colourblind"));
   const overlay = h("div", { class: "modal", id: "help", role: "dialog", "aria-label": t("game.help"), onclick: (ev) => { if (ev.target === overlay) overlay.remove(); } },
     h("div", { class: "modal-box" },
-      h("h2", {}, t("help.title", { edition: t(`edition.${game.summary.edition}`) })),
+      h("h2", {}, t("help.title", { edition: editionName(game.summary.edition, game.summary.edition_name) })),
       h("ul", { class: "help-list" }, lines.map((x) => h("li", {}, x))),
       quickClaimToggle(),
       buttons(h("button", { type: "button", class: "button primary", onclick: () => overlay.remove() }, t("common.close")))));
