@@ -20,10 +20,13 @@ MAX_MAP_BYTES = 256 * 1024  # a map file larger than this is refused (the built-
 _CACHE_SIZE = 64  # parsed custom maps kept per process
 
 
+def _canonical(raw: Any) -> bytes:
+    return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def map_key(raw: dict[str, Any]) -> str:
     """The lobby id of a map: stable for its content."""
-    canonical = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return KEY_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+    return KEY_PREFIX + hashlib.sha256(_canonical(raw)).hexdigest()[:16]
 
 
 def is_custom(edition: Edition) -> bool:
@@ -45,7 +48,13 @@ def custom_edition(raw: Any, key: str | None = None, label: str = "map") -> Edit
                 return hit
     if not isinstance(raw, dict):
         raise EditionError(f"{label}: top level: expected a JSON object")
-    real_key = map_key(raw)
+    try:
+        canonical = _canonical(raw)
+    except (TypeError, ValueError) as exc:  # not JSON data (a caller's object)
+        raise EditionError(f"{label}: top level: not JSON data: {exc}") from None
+    if len(canonical) > MAX_MAP_BYTES:
+        raise EditionError(f"{label}: larger than {MAX_MAP_BYTES // 1024} KiB")
+    real_key = KEY_PREFIX + hashlib.sha256(canonical).hexdigest()[:16]
     if key is not None and key != real_key:
         raise EditionError(f"{label}: the stored map does not match its id {key!r}")
     with _cache_lock:

@@ -139,3 +139,66 @@ def test_missing_maps_folder_does_not_stop_the_server(
     with caplog.at_level(logging.ERROR, logger="ttr.server.maps"), TestClient(create_app(s)) as client:
         assert [e["id"] for e in client.get("/api/editions").json()] == list(BUILTIN)
     assert "not a folder" in caplog.text
+
+
+@pytest.fixture
+def open_client(settings: Settings):
+    with TestClient(create_app(Settings(**{**settings.__dict__, "limits_enabled": False}))) as c:
+        yield c
+
+
+def test_uploaded_map_is_checked_previewed_and_played_by_bots(open_client: TestClient) -> None:
+    client, raw = open_client, short_usa()
+    res = client.post("/api/maps", json=raw)
+    assert res.status_code == 200, res.text
+    preview = res.json()
+    assert preview["id"] == map_key(raw) and preview["edition"]["name"] == "Short USA"
+    assert len(preview["map"]["cities"]) == len(raw["cities"]) and preview["map"]["rules"]["trains"] == 12
+    bots = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "medium"}]
+    gid = create(client, map=raw, seats=bots)["game_id"]
+    summary = wait_for(lambda: (s := client.get(f"/api/games/{gid}").json())["status"] == "finished" and s)
+    assert summary["edition"] == preview["id"] and summary["edition_name"] == "Short USA"
+    assert client.get(f"/api/games/{gid}/map").json() == preview["map"]
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["map"] == raw
+    assert Game.replay(record, custom_edition(record["map"])).result()["winners"] == record["result"]["winners"]
+    # the uploaded map is stored with its game, not offered in the lobby
+    assert preview["id"] not in [e["id"] for e in client.get("/api/editions").json()]
+
+
+def _refusal(res) -> str:
+    assert res.status_code == 422, res.text
+    err = res.json()["error"]
+    assert err["code"] == "bad_map", err
+    assert "/" not in err["message"].replace("3-for-1", ""), err  # never a path on the server
+    return err["message"]
+
+
+def test_hostile_uploads_are_refused_with_the_reason(open_client: TestClient) -> None:
+    client = open_client
+    raw = short_usa()
+    raw["routes"][0]["b"] = "omha"
+    assert "uploaded map: routes[0] ('atlanta-charleston'): unknown city 'omha'" == _refusal(client.post("/api/maps", json=raw))
+    assert "unknown city 'omha'" in _refusal(client.post("/api/games", json={"map": raw, "players": 2}))
+    assert "expected a JSON object" in _refusal(client.post("/api/maps", json=[1, 2]))
+    assert "expected a JSON object" in _refusal(client.post("/api/maps", json="usa"))
+    huge = short_usa()
+    huge["rules"]["trains"] = 10**30
+    assert "rules.trains" in _refusal(client.post("/api/maps", json=huge))
+    many = short_usa()
+    many["deck"]["red"] = 10**6
+    assert "red" in _refusal(client.post("/api/maps", json=many))
+    clash = short_usa()
+    clash["id"] = "europe"
+    assert "built-in edition's id" in _refusal(client.post("/api/maps", json=clash))
+    assert "format" in _refusal(client.post("/api/maps", json={**short_usa(), "format": 2}))
+    # over the body limit: 413 before anything is parsed
+    big = short_usa()
+    big["notes"] = ["x" * 70_000]
+    res = client.post("/api/maps", json=big)
+    assert res.status_code == 413 and res.json()["error"]["code"] == "too_large"
+    # deeply nested or broken JSON: a 4xx with a reason, never a server error
+    for body in (b"[" * 20_000 + b"]" * 20_000, b"{not json", b"\xff\xfe"):
+        res = client.post("/api/maps", content=body, headers={"Content-Type": "application/json"})
+        assert 400 <= res.status_code < 500, (body[:10], res.status_code, res.text)
+    assert client.get("/api/games").json() == []  # a refused map created no game

@@ -34,7 +34,7 @@ from .errors import COMMON_ERRORS, ApiError, error_responses, unknown_game
 from .expiry import Expiry
 from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
-from .maps import MapLibrary
+from .maps import MapLibrary, uploaded_edition
 from .messages import (
     ActionBody,
     CreateGame,
@@ -368,6 +368,17 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(404, "unknown_edition", f"unknown edition {edition_id[:80]!r} (known: {known})")
         return json_response(edition_map(edition_id))
 
+    @app.post(
+        "/api/maps",
+        tags=["editions"],
+        summary="Check a custom map file (its JSON as the body) and preview it: its lobby id, summary and board",
+        responses=error_responses(422),
+    )
+    async def check_map(raw: Annotated[Any, Body()]) -> Response:
+        ed = await asyncio.to_thread(uploaded_edition, raw)
+        key = MapLibrary.lobby_id(ed)
+        return json_response({"id": key, "edition": edition_summary(ed, key), "map": edition_map(ed)})
+
     @app.get(
         "/api/games/{game_id}/map",
         tags=["editions"],
@@ -396,6 +407,7 @@ def create_app(settings: Settings) -> FastAPI:
             public=body.public,
             name=body.name,
             creator=client_key(request.scope) if on else None,
+            custom_map=body.map,
         )
         live = await live_game(out["game_id"])
         hub.announce(live)

@@ -35,7 +35,7 @@ ERROR_DESCRIPTIONS = {
     404: "`unknown_game`, `unknown_edition`, `not_found`",
     409: "The game is not in a state that allows it: `not_your_turn`, `state_changed`, `game_over`, ...",
     413: "`too_large`: the body is over the size limit",
-    422: "Well formed but not allowed: `invalid_request` (schema), `bad_options`, `bad_seats`, engine reasons, ...",
+    422: "Well formed but not allowed: `invalid_request` (schema), `bad_options`, `bad_seats`, `bad_map`, engine reasons, ...",
     429: "Over a limit (`rate_limited`, `too_many_games`); `Retry-After` says when to try again",
     503: "`unavailable`: the database cannot be used now (disk full, restarting); nothing changed; see `Retry-After`",
 }

@@ -134,6 +134,8 @@ def _json_error(err: ApiError) -> bytes:
 
 def _classify(method: str, path: str) -> str | None:
     """The rate category of an HTTP request, None if it has none."""
+    if method == "POST" and path.rstrip("/") == "/api/maps":
+        return "join"  # checking a map file costs about what a join does
     if method != "POST" or not path.startswith("/api/games"):
         return None
     if path.rstrip("/") == "/api/games":

@@ -33,6 +33,7 @@ __all__ = [
     "position_json",
     "record_edition",
     "record_json",
+    "uploaded_edition",
 ]
 
 log = logging.getLogger("ttr.server.maps")
@@ -69,6 +70,15 @@ def game_from_record(record: dict[str, Any]) -> Game:
     """A new game for `record` (its own map if it has one), with no action applied."""
     edition = record_edition(record) or record["edition"]
     return Game(edition, record["players"], record["seed"], record.get("options") or None)
+
+
+def uploaded_edition(raw: Any) -> Edition:
+    """A map a client sent (POST /api/maps, ``map`` in POST /api/games): 422 bad_map with the reason, which
+    names the entry and the problem as ``ttr editions FILE`` does, and never a file on the server."""
+    try:
+        return custom_edition(raw, label="uploaded map")
+    except EditionError as exc:
+        raise ApiError(422, "bad_map", str(exc)) from None
 
 
 # ---------------------------------------------------------------------- the --maps folder
@@ -113,8 +123,11 @@ class MapLibrary:
             self.files[key] = path.name
             log.info("custom map %s: %s (%s)", key, custom.name, path.name)
 
-    def resolve(self, edition: str) -> Edition:
-        """The edition a new game is created on: a built-in id or one of this library's keys (400 otherwise)."""
+    def resolve(self, edition: str, uploaded: Any = None) -> Edition:
+        """The edition a new game is created on: a map sent with the request (422 bad_map when it is not a valid
+        map), else a built-in id or one of this library's keys (400 unknown_edition otherwise)."""
+        if uploaded is not None:
+            return uploaded_edition(uploaded)
         if edition in BUILTIN:
             return get_edition(edition)
         ed = self.maps.get(edition)
@@ -122,6 +135,11 @@ class MapLibrary:
             known = ", ".join([*BUILTIN, *self.maps])
             raise ApiError(400, "unknown_edition", f"unknown edition {str(edition)[:80]!r} (known: {known})")
         return ed
+
+    @staticmethod
+    def lobby_id(edition: Edition) -> str:
+        """What the lobby and the games table call the edition: a built-in id, or a custom map's key."""
+        return edition.source_path if is_custom(edition) else edition.id
 
     def ids(self) -> list[str]:
         return [*BUILTIN, *self.maps]

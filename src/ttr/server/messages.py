@@ -120,6 +120,11 @@ class CreateGame(Strict):
     hotseat: bool = Field(False, description="one token controls every human seat (several people at one screen)")
     public: bool = Field(True, description="listed in the lobby, free seats can be joined by anyone")
     name: str | None = Field(None, max_length=200, description="a title for the lobby")
+    map: dict[str, Any] | None = Field(
+        None,
+        description="a custom map (a map file's JSON, docs/map-format.md) to play instead of `edition`, stored with "
+        "the game; 422 bad_map with the reason when it is not a valid map (POST /api/maps checks one first)",
+    )
 
 
 class JoinBody(Strict):

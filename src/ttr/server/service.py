@@ -505,9 +505,12 @@ class GameService:
         public: bool,
         name: str | None,
         creator: str | None = None,
+        custom_map: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Create a game for client `creator` (its IP, for the per-client cap; None: no cap)."""
-        base = self.maps.resolve(edition)
+        """Create a game for client `creator` (its IP, for the per-client cap; None: no cap), on `custom_map` (a
+        decoded map file) if given, else on `edition`."""
+        base = self.maps.resolve(edition, custom_map)
+        edition = self.maps.lobby_id(base)
         if seat_specs is None:
             n = players or 2
             seat_specs = [{"type": "human"}] + [{"type": "bot", "level": "medium"}] * (n - 1)
