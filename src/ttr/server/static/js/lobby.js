@@ -2,6 +2,7 @@
 // links, and find games to continue, join, watch or replay.
 
 import { api, saveToken, savedTokens } from "./api.js";
+import { Board } from "./board.js";
 import { copyText, h, toast } from "./dom.js";
 import { editionName, has, onLanguageChange, t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -21,6 +22,8 @@ function saveInvites(gameId, list) {
   all[gameId] = list;
   localStorage.setItem(INVITES_KEY, JSON.stringify(all));
 }
+
+const MAX_MAP_UPLOAD = 64 * 1024; // the server's body limit (docs/api.md)
 
 class Lobby {
   constructor(root) {
@@ -87,6 +90,58 @@ class Lobby {
         h("label", { class: "name-field" }, h("span", {}, t("lobby.your_name")), this.nameInput)),
       h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost));
     this.renderLists();
+    const ed = this.edition();
+    if (ed && ed.board && this.previewHost) {
+      try {
+        this.previewBoard = new Board(this.previewHost, ed.board, {});
+      } catch (err) {
+        this.previewHost.replaceChildren(h("p", { class: "muted" }, String(err && err.message ? err.message : err)));
+      }
+    }
+  }
+
+  /** A map file from this computer: checked by the server (POST /api/maps), previewed, then played with `map`. */
+  async uploadMap(file) {
+    this.mapError = null;
+    if (!file) return;
+    let raw;
+    try {
+      if (file.size > MAX_MAP_UPLOAD) throw new Error(t("lobby.map_too_big", { kib: MAX_MAP_UPLOAD / 1024 }));
+      raw = JSON.parse(await file.text());
+    } catch (err) {
+      this.mapError = `${file.name}: ${err.message}`;
+      this.render();
+      return;
+    }
+    try {
+      const res = await api("POST", "/api/maps", { body: raw });
+      this.editions = this.editions.filter((e) => !e.uploaded && e.id !== res.id);
+      this.editions.push({ ...res.edition, uploaded: raw, board: res.map, file: file.name });
+      this.setEdition(res.id);
+    } catch (err) {
+      this.mapError = `${file.name}: ${err.message}`;
+    }
+    this.render();
+  }
+
+  renderMapUpload(ed) {
+    const input = h("input", { type: "file", id: "map-file", accept: ".json,application/json",
+      onchange: (ev) => this.uploadMap(ev.target.files[0]) });
+    this.previewHost = null;
+    let preview = null;
+    if (ed && ed.board) {
+      this.previewHost = h("div", { class: "map-preview", id: "map-preview" });
+      const m = ed.board;
+      preview = h("div", { class: "map-preview-panel" },
+        h("p", { id: "map-preview-facts" }, t("lobby.map_facts", { name: ed.name, min: ed.players[0], max: ed.players[1],
+          cities: m.cities.length, routes: m.routes.length, tickets: m.tickets.length })),
+        this.previewHost);
+    }
+    return h("div", { class: "map-upload" },
+      h("label", { class: "upload-label" }, h("span", {}, t("lobby.upload_map")), input),
+      h("p", { class: "hint" }, t("lobby.upload_map_help")),
+      this.mapError ? h("p", { class: "map-error", id: "map-error", role: "alert" }, this.mapError) : null,
+      preview);
   }
 
   myName() {
@@ -102,7 +157,7 @@ class Lobby {
         h("input", { type: "radio", name: "edition", value: e.id, checked: e.id === f.edition, onchange: () => { this.setEdition(e.id); this.render(); } }),
         h("span", { class: "edition-name" }, editionName(e.id, e.name)),
         h("span", { class: "edition-players" }, t("lobby.players_range", { min: e.players[0], max: e.players[1] })),
-        h("span", { class: "edition-blurb" }, has(`edition_blurb.${e.id}`) ? t(`edition_blurb.${e.id}`) : t("lobby.custom_map")))));
+        h("span", { class: "edition-blurb" }, has(`edition_blurb.${e.id}`) ? t(`edition_blurb.${e.id}`) : (e.file || t("lobby.custom_map"))))));
     const counts = [];
     for (let n = ed.players[0]; n <= ed.players[1]; n++) counts.push(n);
     const players = h("select", { id: "player-count", onchange: (ev) => { this.setPlayers(Number(ev.target.value)); this.render(); } },
@@ -138,7 +193,7 @@ class Lobby {
     return h("section", { class: "panel new-game", id: "new-game" },
       h("h2", {}, t("lobby.new_game")),
       h("form", { onsubmit: (ev) => { ev.preventDefault(); this.create(); } },
-        h("fieldset", {}, h("legend", {}, t("lobby.edition")), editions),
+        h("fieldset", {}, h("legend", {}, t("lobby.edition")), editions, this.renderMapUpload(ed)),
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.player_count")), players)),
         h("fieldset", {}, h("legend", {}, t("lobby.seats")), seats,
           h("p", { class: "hint" }, t("lobby.seats_help"))),
@@ -170,6 +225,8 @@ class Lobby {
     const humans = seats.filter((s) => s.type === "human").length;
     if (!humans) { toast(t("lobby.need_human"), "error"); return; }
     const body = { edition: f.edition, players: f.players, seats, hotseat: f.hotseat, public: f.public, options: f.options };
+    const chosen = this.edition();
+    if (chosen && chosen.uploaded) { delete body.edition; body.map = chosen.uploaded; } // stored with the game
     if (f.name.trim()) body.name = f.name.trim();
     let res;
     try {
