@@ -109,7 +109,12 @@ class SeatSpec(Strict):
 
 
 class CreateGame(Strict):
-    edition: str = Field("usa", max_length=200, description="the map", json_schema_extra={"enum": list(BUILTIN)})
+    edition: str = Field(
+        "usa",
+        max_length=200,
+        description="the map: a built-in edition, or the key of a `ttr serve --maps` map (GET /api/editions)",
+        json_schema_extra={"anyOf": [{"enum": list(BUILTIN)}, {"type": "string", "pattern": "^map-[0-9a-f]{16}$"}]},
+    )
     players: PlayerCount | None = Field(None, description="number of players (default: the number of seats, else 2)")
     options: dict[str, Any] = Field(
         default_factory=dict,

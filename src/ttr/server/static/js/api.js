@@ -9,6 +9,12 @@ export class ApiError extends Error {
   }
 }
 
+/** Where a game's map comes from: a built-in edition's, or (a custom map, `map-...`) the one stored with the game. */
+export function mapPath(gameId, summary) {
+  return summary.edition.startsWith("map-") ? `/api/games/${encodeURIComponent(gameId)}/map`
+    : `/api/editions/${encodeURIComponent(summary.edition)}/map`;
+}
+
 export async function api(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

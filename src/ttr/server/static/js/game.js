@@ -2,7 +2,7 @@
 // walk a player through every decision. State comes from the server (GET /state, then WebSocket
 // updates); every decision is sent as one action and the server's answer is shown as it is.
 
-import { api, ApiError, GameSocket, saveToken, savedTokens } from "./api.js";
+import { api, ApiError, GameSocket, mapPath, saveToken, savedTokens } from "./api.js";
 import { Board } from "./board.js";
 import { cardName, cardTile } from "./cards.js";
 import { CARD_KINDS, PLAYER_COLOURS, PLAYER_SHAPES } from "./colours.js";
@@ -52,7 +52,7 @@ export class GameClient {
     this.root.replaceChildren(h("div", { class: "loading", i18n: "common.loading" }, t("common.loading")));
     try {
       this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
-      this.map = await api("GET", `/api/games/${encodeURIComponent(this.id)}/map`); // built in, or stored with the game
+      this.map = await api("GET", mapPath(this.id, this.summary));
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "page-error" }, h("h1", {}, t("error.no_game")), h("p", {}, err.message),
         h("a", { href: "/", class: "button" }, t("nav.lobby"))));

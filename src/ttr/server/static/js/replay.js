@@ -2,7 +2,7 @@
 // the public view after k actions, computed by the server from the game's record
 // (GET /api/games/{id}/replay?step=k), so nothing secret is shown that the end of the game did not reveal.
 
-import { api } from "./api.js";
+import { api, mapPath } from "./api.js";
 import { h, toast } from "./dom.js";
 import { describeEvent } from "./eventlog.js";
 import { GameClient } from "./game.js";
@@ -28,7 +28,7 @@ class ReplayViewer extends GameClient {
     this.root.replaceChildren(h("div", { class: "loading" }, t("common.loading")));
     try {
       this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
-      this.map = await api("GET", `/api/games/${encodeURIComponent(this.id)}/map`); // built in, or stored with the game
+      this.map = await api("GET", mapPath(this.id, this.summary));
       const first = await this.fetchStep(0);
       this.steps = first.steps;
     } catch (err) {
