@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
 from ..editions import BUILTIN, get_edition
+from .accounts import Accounts, CsrfGuard, User, clear_session_cookie, csrf_token, session_cookie_of, set_session_cookie
 from .botpool import replay_step  # noqa: F401 - computed in the bot pool's workers; kept importable from here
 from .config import Settings
 from .db import Database, migrate
@@ -36,15 +37,19 @@ from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
 from .messages import (
     ActionBody,
+    ClaimBody,
     CreateGame,
+    Credentials,
     JoinBody,
     MalformedJson,
+    PasswordChange,
     PingMessage,
     UndoBody,
     decode_json,
     parse_client_message,
 )
 from .outage import OUTAGES, unavailable
+from .ratings import leaderboard, profile
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
 
 log = logging.getLogger("ttr.server")
@@ -277,6 +282,9 @@ def create_app(settings: Settings) -> FastAPI:
         max_games_per_client=settings.max_games_per_client if on else 0,
         max_bot_games=settings.max_bot_games if on else 0,
     )
+    accounts = Accounts(
+        db, rates, time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib, session_days=settings.session_days
+    )
     hub = Hub(service, settings)
     expiry = Expiry(service, hub, settings)
 
@@ -306,6 +314,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     app.state.settings = settings
     app.state.expiry = expiry
+    app.state.accounts = accounts
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RateLimitMiddleware, limits=rates)
     app.add_middleware(ServerTiming)
@@ -344,6 +354,139 @@ def create_app(settings: Settings) -> FastAPI:
 
     async def live_game(game_id: str) -> LiveGame:
         return await call(service.get, game_id)
+
+    # ------------------------------------------------------------------ accounts
+    session_age = int(settings.session_days * 86400)
+
+    async def signed_in(request: Request) -> User | None:
+        token = session_cookie_of(request.headers)
+        return await call(accounts.user_for, token) if token else None
+
+    async def require_user(request: Request) -> User:
+        user = await signed_in(request)
+        if user is None:
+            raise ApiError(401, "sign_in_required", "sign in first (POST /api/auth/login)")
+        return user
+
+    def with_session(user: User, token: str, request: Request, status: int = 200) -> Response:
+        res = json_response({"user": {"name": user.name}, "csrf_token": csrf_token(token)}, status)
+        set_session_cookie(res, token, request.url.scheme == "https", session_age)
+        return res
+
+    @app.post(
+        "/api/auth/signup",
+        tags=["accounts"],
+        status_code=201,
+        summary="Create an account and sign in (sets the session cookie)",
+        responses=error_responses(403, 409),
+    )
+    async def signup(body: Credentials, request: Request) -> Response:
+        user, token = await call(
+            accounts.signup, body.name, body.password, client_key(request.scope), session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request, 201)
+
+    @app.post(
+        "/api/auth/login",
+        tags=["accounts"],
+        summary="Sign in: a new session cookie (401 bad_credentials for a wrong name or password alike)",
+        responses=error_responses(401, 403),
+    )
+    async def login(body: Credentials, request: Request) -> Response:
+        user, token = await call(
+            accounts.login, body.name, body.password, client_key(request.scope), session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request)
+
+    @app.post("/api/auth/logout", tags=["accounts"], summary="Sign out (ends this session)", responses=error_responses(403))
+    async def logout(request: Request) -> Response:
+        await call(accounts.logout, session_cookie_of(request.headers))
+        res = json_response({"user": None})
+        clear_session_cookie(res, request.url.scheme == "https")
+        return res
+
+    @app.post(
+        "/api/auth/password",
+        tags=["accounts"],
+        summary="Change the password: every session of the account ends, this browser gets a new one",
+        responses=error_responses(401, 403),
+    )
+    async def change_password(body: PasswordChange, request: Request) -> Response:
+        user = await require_user(request)
+        token = await call(
+            accounts.change_password, user, body.old_password, body.new_password, session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request)
+
+    @app.get("/api/me", tags=["accounts"], summary="Who is signed in, and the CSRF token to send with changes")
+    async def me(request: Request) -> Response:
+        token = session_cookie_of(request.headers)
+        user = await call(accounts.user_for, token) if token else None
+        if user is None or token is None:
+            return json_response({"user": None, "csrf_token": None})
+        return json_response({"user": {"name": user.name}, "csrf_token": csrf_token(token)})
+
+    @app.get(
+        "/api/me/games",
+        tags=["accounts"],
+        summary="My games (seats bound to my account), with whose turn it is",
+        responses=error_responses(401),
+    )
+    async def my_games(request: Request) -> Response:
+        user = await require_user(request)
+        return json_response(await call(service.my_games, user))
+
+    @app.post(
+        "/api/me/claim",
+        tags=["accounts"],
+        summary="Bind the seat a guest token controls to my account",
+        responses=error_responses(401, 403, 404, 409),
+    )
+    async def claim(body: ClaimBody, request: Request) -> Response:
+        user = await require_user(request)
+        live, out = await call(service.claim, body.game_id, body.token, user)
+        hub.announce(live)
+        return json_response(out)
+
+    @app.post(
+        "/api/me/games/{game_id}/resume",
+        tags=["accounts"],
+        summary="A fresh token for my seat in a game (its old link stops working)",
+        responses=error_responses(401, 403, 404),
+    )
+    async def resume(game_id: str, request: Request) -> Response:
+        user = await require_user(request)
+        live, out = await call(service.resume, game_id, user)
+        hub.announce(live)
+        return json_response(out)
+
+    # ------------------------------------------------------------------ ratings and profiles
+    @app.get(
+        "/api/leaderboard",
+        tags=["ratings"],
+        summary="The best rated players of an edition, per player-count class (2p, 3-4p, 5p+)",
+        responses=error_responses(404),
+    )
+    async def get_leaderboard(
+        edition: Annotated[str, Query(max_length=64)] = "usa",
+        players: Annotated[Literal["2p", "3-4p", "5p+"] | None, Query(description="one class only")] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> Response:
+        if edition not in BUILTIN:
+            raise ApiError(404, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
+        return json_response(await asyncio.to_thread(leaderboard, db, edition, players, limit))
+
+    @app.get(
+        "/api/players/{name}",
+        tags=["ratings"],
+        summary="A player's profile: ratings, rating history, games and statistics per edition",
+        responses=error_responses(404),
+    )
+    async def player_profile(name: str) -> Response:
+        user = await call(accounts.user_by_name, name)
+        if user is None:
+            raise ApiError(404, "unknown_player", f"no player named {name[:40]!r}")
+        return json_response(await asyncio.to_thread(profile, db, user.id, user.name))
 
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
@@ -399,8 +542,11 @@ def create_app(settings: Settings) -> FastAPI:
         summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)",
         responses=error_responses(401, 403, 404, 409),
     )
-    async def join(game_id: str, body: JoinBody, authorization: Annotated[str | None, Header()] = None) -> Response:
-        live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat)
+    async def join(
+        game_id: str, body: JoinBody, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        user = await signed_in(request)
+        live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat, user)
         hub.announce(live)
         return json_response(out)
 

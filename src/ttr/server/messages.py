@@ -206,3 +206,19 @@ __all__ = [
     "decode_json",
     "parse_client_message",
 ]
+
+
+# ---------------------------------------------------------------------- accounts (docs/api.md, Accounts)
+class Credentials(Strict):
+    name: str = Field(..., max_length=64, description="username: 3-24 letters, digits, '_' or '-' (case-insensitive)")
+    password: str = Field(..., max_length=256, description="8-256 characters")
+
+
+class PasswordChange(Strict):
+    old_password: str = Field(..., max_length=256)
+    new_password: str = Field(..., max_length=256, description="8-256 characters")
+
+
+class ClaimBody(Strict):
+    game_id: str = Field(..., max_length=64)
+    token: str = Field(..., max_length=200, description="the seat token this browser holds for that game")

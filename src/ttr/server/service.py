@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -29,6 +30,7 @@ from ..bots import LEVELS
 from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, SetupError, TTRError
+from .accounts import User
 from .db import (
     INSERT_ACTION,
     INSERT_EVENT,
@@ -41,8 +43,10 @@ from .db import (
     events,
     games,
     seats,
+    users,
 )
 from .errors import ApiError, unknown_game
+from .ratings import rate_game
 from .security import clean_name, hash_token, new_game_id, new_token
 from .undo import action_reveals, undo_point
 
@@ -104,6 +108,8 @@ class Seat:
     name: str | None
     token_hash: str | None
     joined: bool
+    user_id: int | None = None  # the account the seat is bound to
+    account: str | None = None  # that account's name
 
     @property
     def open(self) -> bool:
@@ -165,6 +171,7 @@ class LiveGame:
     seq: int
     events: list[StoredEvent]  # index i holds seq i+1 (events are flagged as undone, never deleted)
     actions: tuple[tuple[int, bool], ...]  # (seat, reveals) of every recorded action
+    rated: bool = False  # every seat a distinct account, no bot, not hot-seat: ratings change when it ends
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -226,6 +233,8 @@ class LiveGame:
                     d["level"] = s.level
                 if s.name:
                     d["name"] = s.name
+                if s.account:
+                    d["account"] = s.account
                 seat_list.append(d)
             g = self.game
             self.memo["summary"] = {
@@ -236,6 +245,7 @@ class LiveGame:
                 "options": self.options,
                 "hotseat": self.hotseat,
                 "public": self.public,
+                "rated": self.rated,
                 "seats": seat_list,
                 "status": self.status,
                 "phase": g.phase,
@@ -278,6 +288,26 @@ class LiveGame:
         return rec
 
 
+def is_rated(live: LiveGame, seat_list: Sequence[Seat]) -> bool:
+    """Rated: not hot-seat, two or more seats, every one a person signed in, each a different account."""
+    ids = [s.user_id for s in seat_list]
+    return (
+        not live.hotseat
+        and len(seat_list) >= 2
+        and all(s.type == "human" for s in seat_list)
+        and None not in ids
+        and len(set(ids)) == len(ids)
+    )
+
+
+def _check_bindable(live: LiveGame, target: int, user: User) -> None:
+    prior = live.seats[target].user_id
+    if prior is not None and prior != user.id:
+        raise ApiError(409, "seat_bound", "this seat belongs to another account")
+    if any(s.user_id == user.id and s.seat != target for s in live.seats):
+        raise ApiError(409, "already_seated", "your account already has another seat in this game")
+
+
 def authorise(live: LiveGame, token: str | None) -> Access:
     """The seats `token` controls in `live`; 401 when there is no token or it is not one of this game's."""
     if token is None:
@@ -313,6 +343,7 @@ class GameService:
         self.max_cached = max_cached
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self.last_rating_seconds: float | None = None  # how long the last rating update took (benchmarks)
 
     # ------------------------------------------------------------------ cache
     def _lock(self, game_id: str) -> threading.Lock:
@@ -374,7 +405,12 @@ class GameService:
         row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
         if row is None:
             return None
-        seat_rows = conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+        seat_rows = conn.execute(
+            sa.select(seats, users.c.name.label("account"))
+            .select_from(seats.outerjoin(users, users.c.id == seats.c.user_id))
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.seat)
+        ).all()
         ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
         act_rows = conn.execute(
             sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id).order_by(actions.c.idx)
@@ -394,7 +430,7 @@ class GameService:
             status=row.status,
             created_at=_iso(row.created_at) or "",
             updated_at=_iso(row.updated_at) or "",
-            seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined) for s in seat_rows),
+            seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined, s.user_id, s.account) for s in seat_rows),
             game=game,
             seq=row.seq,
             events=[
@@ -411,6 +447,7 @@ class GameService:
                 for e in ev_rows
             ],
             actions=tuple((a.seat, a.reveals) for a in act_rows),
+            rated=bool(row.rated),
         )
 
     def _change(self, game_id: str, fn: Callable[[Connection, LiveGame], tuple[LiveGame, T]]) -> tuple[LiveGame, T]:
@@ -486,8 +523,20 @@ class GameService:
             conn.execute(UPDATE_POSITION, {"gid": live.id, "position": _dumps(game.to_dict()), "action_count": len(game.history)})
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
+            if new.rated:
+                self._rate(conn, new, now)
         self.db.notify(conn, f"{live.id} {new.seq}")
         return new, stored
+
+    def _rate(self, conn: Connection, live: LiveGame, now: datetime) -> None:
+        """The rated game `live` just ended: its players' ratings change in this transaction (ratings.py)."""
+        start = time.perf_counter()
+        result = live.game.result()
+        ranks = [x["rank"] for x in result["players"]]
+        user_ids = [s.user_id for s in live.seats]
+        assert all(u is not None for u in user_ids)
+        rate_game(self.db, conn, live.id, live.edition, user_ids, ranks, now)  # type: ignore[arg-type]
+        self.last_rating_seconds = time.perf_counter() - start
 
     # ------------------------------------------------------------------ create
     def create_game(
@@ -679,7 +728,10 @@ class GameService:
                 )
 
     # ------------------------------------------------------------------ join
-    def join(self, game_id: str, token: str | None, name: object, seat: int | None) -> tuple[LiveGame, dict[str, Any]]:
+    def join(
+        self, game_id: str, token: str | None, name: object, seat: int | None, user: User | None = None
+    ) -> tuple[LiveGame, dict[str, Any]]:
+        """Take a seat (`user`: signed in, the seat is bound to that account)."""
         try:
             display = clean_name(name)
         except ValueError as exc:
@@ -731,15 +783,30 @@ class GameService:
             values: dict[str, Any] = {"name": display, "joined": True, "joined_at": now}
             if not token:
                 values["token_hash"] = hash_token(issued)
+            user_id, account = old.user_id, old.account
+            if user is not None and not live.hotseat:
+                _check_bindable(live, target, user)
+                values["user_id"], user_id, account = user.id, user.id, user.name
             conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(**values))
-            new_seat = replace(old, name=display, joined=True, token_hash=values.get("token_hash", old.token_hash))
+            new_seat = replace(
+                old,
+                name=display,
+                joined=True,
+                token_hash=values.get("token_hash", old.token_hash),
+                user_id=user_id,
+                account=account,
+            )
             new_seats = tuple(new_seat if s.seat == target else s for s in live.seats)
             evs: list[tuple[int | None, Event]] = [(None, Event("player_joined", target, {"name": display}))]
             status = live.status
+            rated = live.rated
             if status == OPEN and all(s.joined for s in new_seats):
                 status = ACTIVE
+                rated = is_rated(live, new_seats)
+                if rated:
+                    conn.execute(games.update().where(games.c.id == live.id).values(rated=True))
                 evs.append((None, Event("game_started", None, {})))
-            new, _ = self._append(conn, live, now, evs, seats=new_seats, status=status)
+            new, _ = self._append(conn, live, now, evs, seats=new_seats, status=status, rated=rated)
             return new, {"seat": target, "token": issued}
 
         return self._change(game_id, change)
@@ -887,3 +954,79 @@ class GameService:
             except ApiError:  # deleted in between
                 continue
         return out
+
+    # ------------------------------------------------------------------ accounts
+    def my_games(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
+        """The games `user`'s seats are in, newest change first, with whose turn it is."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                sa.select(
+                    games.c.id,
+                    games.c.name,
+                    games.c.edition,
+                    games.c.players,
+                    games.c.status,
+                    games.c.to_move,
+                    games.c.rated,
+                    games.c.updated_at,
+                    seats.c.seat,
+                )
+                .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                .where(seats.c.user_id == user.id)
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "game_id": r.id,
+                "name": r.name,
+                "edition": r.edition,
+                "players": r.players,
+                "status": r.status,
+                "rated": bool(r.rated),
+                "seat": r.seat,
+                "to_move": r.to_move if r.status == ACTIVE else None,
+                "your_turn": r.status == ACTIVE and r.to_move == r.seat,
+                "updated_at": _iso(r.updated_at),
+            }
+            for r in rows
+        ]
+
+    def claim(self, game_id: str, token: str | None, user: User) -> tuple[LiveGame, dict[str, Any]]:
+        """Bind the seat(s) a guest's token controls to `user` (running and finished games alike)."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
+            access = authorise(live, token)
+            if live.hotseat:
+                raise ApiError(409, "hotseat", "a hot-seat game's seats belong to one screen, not to accounts")
+            (target,) = access.seats
+            if not live.seats[target].joined:
+                raise ApiError(409, "not_joined", "join the seat first")
+            if live.seats[target].user_id == user.id:
+                return live, {"seat": target, "claimed": False}
+            _check_bindable(live, target, user)
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(user_id=user.id))
+            new_seats = tuple(replace(s, user_id=user.id, account=user.name) if s.seat == target else s for s in live.seats)
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_claimed", target, {}))], seats=new_seats)
+            return new, {"seat": target, "claimed": True}
+
+        return self._change(game_id, change)
+
+    def resume(self, game_id: str, user: User) -> tuple[LiveGame, dict[str, Any]]:
+        """A new token for `user`'s seat in a game (the seat's old link stops working): how an account gets back
+        into a game without the link."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
+            mine = [s for s in live.seats if s.user_id == user.id]
+            if not mine:
+                raise ApiError(403, "not_your_game", "your account has no seat in this game")
+            target = mine[0].seat
+            token = new_token()
+            h = hash_token(token)
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(token_hash=h))
+            new_seats = tuple(replace(s, token_hash=h) if s.seat == target else s for s in live.seats)
+            # an event, so that every process's cached snapshot (and the old token with it) is replaced
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_resumed", target, {}))], seats=new_seats)
+            return new, {"seat": target, "token": token, "join_url": f"/play/{live.id}?token={token}"}
+
+        return self._change(game_id, change)
