@@ -226,9 +226,10 @@ def test_seats_bound_to_accounts_my_games_resume_and_claim(app_client):
     gid = created["game_id"]
     t0, t1 = created["seats"][0]["token"], created["seats"][1]["token"]
     assert a.post(f"/api/games/{gid}/join", json={"name": "Ann"}, headers={**bearer(t0), **csrf(tok_a)}).status_code == 200
-    assert a.post(f"/api/games/{gid}/join", json={"name": "Ann2"}, headers={**bearer(t1), **csrf(tok_a)}).json()["error"][
-        "code"
-    ] == "already_seated"
+    assert (
+        a.post(f"/api/games/{gid}/join", json={"name": "Ann2"}, headers={**bearer(t1), **csrf(tok_a)}).json()["error"]["code"]
+        == "already_seated"
+    )
     assert b.post(f"/api/games/{gid}/join", json={"name": "Ben"}, headers={**bearer(t1), **csrf(tok_b)}).status_code == 200
     summary = a.get(f"/api/games/{gid}").json()
     assert summary["status"] == "active" and summary["rated"] is True

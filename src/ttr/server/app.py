@@ -522,6 +522,7 @@ def create_app(settings: Settings) -> FastAPI:
             public=body.public,
             name=body.name,
             creator=client_key(request.scope) if on else None,
+            clock=body.clock.model_dump() if body.clock is not None else None,
         )
         live = await live_game(out["game_id"])
         hub.announce(live)
@@ -599,6 +600,19 @@ def create_app(settings: Settings) -> FastAPI:
         new, _ = await call(service.undo, game_id, bearer(authorization), body.seat if body else None)
         hub.announce(new)
         return json_response({"seq": new.seq})
+
+    @app.post(
+        "/api/games/{game_id}/return",
+        tags=["play"],
+        summary="Take your seat back from the bot that played it since your time ran out",
+        responses=error_responses(401, 403, 404, 409),
+    )
+    async def take_back(
+        game_id: str, authorization: Annotated[str | None, Header()] = None, body: Annotated[UndoBody | None, Body()] = None
+    ) -> Response:
+        new, seat = await call(service.take_back, game_id, bearer(authorization), body.seat if body else None)
+        hub.announce(new)
+        return json_response({"seq": new.seq, "seat": seat})
 
     @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`", responses=error_responses(404))
     async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:

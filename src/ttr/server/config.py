@@ -83,6 +83,7 @@ class Settings:
     # failed logins per username (existing or not): each window is a longer lockout, so it grows with the failures
     rate_login_failure: str = "5/minute;10/15 minutes;20/hour;50/day"
     rate_chat: str = "5/10 seconds;60/hour"  # chat messages per client and game
+    clock_poll_seconds: float = 1.0  # how often to look for deadlines armed by other processes
     # --- accounts
     argon2_time_cost: int = 2  # Argon2id passes (OWASP's minimum: m=19 MiB, t=2, p=1)
     argon2_memory_kib: int = 19456  # Argon2id memory per hash, KiB
@@ -147,6 +148,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("rate_ws_connect", "--rate-ws-connect", "WebSocket connections opened by one client"),
     Knob("rate_ws_message", "--rate-ws-message", "WebSocket messages from one client (pings included)"),
     Knob("rate_auth_failure", "--rate-auth-failure", "failed authentications (401) of one client before it is refused"),
+    Knob("clock_poll_seconds", "--clock-poll", "seconds between two looks for deadlines armed by other processes"),
     Knob("rate_signup", "--rate-signup", "accounts one client may create"),
     Knob("rate_login", "--rate-login", "login attempts by one client"),
     Knob(

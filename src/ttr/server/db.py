@@ -48,6 +48,10 @@ games = sa.Table(
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
     # accounts (migration 0002): every seat a distinct account, no bots, not hot-seat -> the game is rated
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # clocks (migration 0004): the time control (JSON, None: no clock) and when the seat to move runs out
+    sa.Column("clock", sa.Text, nullable=True),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_games_deadline", "deadline"),
     sa.Index("ix_games_status", "status", "public"),
     sa.Index("ix_games_bots", "status", "bot_to_move"),
 )
@@ -65,6 +69,9 @@ seats = sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),  # 0002
     sa.Index("ix_seats_user", "user_id"),
+    # 0004: a person's seat played by a bot after a timeout (until they return), or for good (dropped)
+    sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("dropped", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 users = sa.Table(

@@ -162,7 +162,7 @@ def _classify(method: str, path: str) -> str | None:
         return "create"
     if path.endswith("/join"):
         return "join"
-    if path.endswith("/actions") or path.endswith("/undo"):
+    if path.endswith("/actions") or path.endswith("/undo") or path.endswith("/return"):
         return "action"
     return None
 

@@ -108,6 +108,18 @@ class SeatSpec(Strict):
     open: bool = Field(False, description="a human seat anyone may take from the lobby (else reserved for its invitation link)")
 
 
+class ClockSpec(Strict):
+    """A time control (docs/api.md, Clocks)."""
+
+    kind: Literal["none", "realtime", "turnbased"] = Field("none", description="none: no clock (the default)")
+    seconds: Annotated[int, Field(ge=1, le=3600)] | None = Field(None, description="realtime: seconds per move")
+    hours: Annotated[int, Field(ge=1, le=168)] | None = Field(None, description="turnbased: hours per move")
+    on_timeout: Literal["bot", "drop"] = Field(
+        "bot", description="bot: a bot plays the seat until its player returns; drop: the bot plays it to the end"
+    )
+    bot_level: str = Field("medium", description="the level of the bot that takes over", json_schema_extra={"enum": list(LEVELS)})
+
+
 class CreateGame(Strict):
     edition: str = Field("usa", max_length=200, description="the map", json_schema_extra={"enum": list(BUILTIN)})
     players: PlayerCount | None = Field(None, description="number of players (default: the number of seats, else 2)")
@@ -120,6 +132,7 @@ class CreateGame(Strict):
     hotseat: bool = Field(False, description="one token controls every human seat (several people at one screen)")
     public: bool = Field(True, description="listed in the lobby, free seats can be joined by anyone")
     name: str | None = Field(None, max_length=200, description="a title for the lobby")
+    clock: ClockSpec | None = Field(None, description="time control (default: none)")
 
 
 class JoinBody(Strict):

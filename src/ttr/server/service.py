@@ -92,6 +92,12 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _aware(dt: datetime | None) -> datetime | None:
+    if dt is not None and dt.tzinfo is None:  # SQLite gives back naive datetimes; we only ever store UTC
+        return dt.replace(tzinfo=UTC)
+    return dt
+
+
 def _iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
@@ -110,6 +116,12 @@ class Seat:
     joined: bool
     user_id: int | None = None  # the account the seat is bound to
     account: str | None = None  # that account's name
+    away: bool = False  # a person's seat played by a bot (level `level`) since a timeout, until they return
+    dropped: bool = False  # ... for good: the table chose to drop players who run out of time
+
+    @property
+    def by_bot(self) -> bool:
+        return self.type == "bot" or self.away or self.dropped
 
     @property
     def open(self) -> bool:
@@ -172,6 +184,8 @@ class LiveGame:
     events: list[StoredEvent]  # index i holds seq i+1 (events are flagged as undone, never deleted)
     actions: tuple[tuple[int, bool], ...]  # (seat, reveals) of every recorded action
     rated: bool = False  # every seat a distinct account, no bot, not hot-seat: ratings change when it ends
+    clock: dict[str, Any] | None = None  # {"kind", "seconds", "on_timeout", "bot_level"}; None: no clock
+    deadline: datetime | None = None  # when the seat to move runs out of time
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -185,7 +199,7 @@ class LiveGame:
 
     @property
     def bot_to_move(self) -> bool:
-        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].type == "bot"
+        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].by_bot
 
     def access(self, token: str | None) -> Access | None:
         """The seats `token` controls; None if the token is not one of this game's."""
@@ -235,6 +249,10 @@ class LiveGame:
                     d["name"] = s.name
                 if s.account:
                     d["account"] = s.account
+                if s.away:
+                    d["away"] = True
+                if s.dropped:
+                    d["dropped"] = True
                 seat_list.append(d)
             g = self.game
             self.memo["summary"] = {
@@ -246,6 +264,8 @@ class LiveGame:
                 "hotseat": self.hotseat,
                 "public": self.public,
                 "rated": self.rated,
+                "clock": self.clock,
+                "deadline": _iso(self.deadline),
                 "seats": seat_list,
                 "status": self.status,
                 "phase": g.phase,
@@ -286,6 +306,25 @@ class LiveGame:
         rec["names"] = [s.name or (f"{s.level} bot" if s.type == "bot" else f"Player {s.seat + 1}") for s in self.seats]
         rec["seats"] = [{"type": s.type, **({"level": s.level} if s.level else {})} for s in self.seats]
         return rec
+
+
+def _check_clock(spec: dict[str, Any] | None) -> str | None:
+    """The stored time control (JSON) of a ClockSpec, None for no clock; 422 bad_clock when it does not add up."""
+    if not spec or spec.get("kind", "none") == "none":
+        return None
+    kind = spec["kind"]
+    if kind == "realtime":
+        if spec.get("seconds") is None or spec.get("hours") is not None:
+            raise ApiError(422, "bad_clock", "a realtime clock gives seconds per move (1-3600)")
+        seconds = int(spec["seconds"])
+    else:
+        if spec.get("hours") is None or spec.get("seconds") is not None:
+            raise ApiError(422, "bad_clock", "a turnbased clock gives hours per move (1-168)")
+        seconds = int(spec["hours"]) * 3600
+    level = spec.get("bot_level") or "medium"
+    if level not in LEVELS:
+        raise ApiError(422, "bad_level", f"clock: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    return _dumps({"kind": kind, "seconds": seconds, "on_timeout": spec.get("on_timeout", "bot"), "bot_level": level})
 
 
 def is_rated(live: LiveGame, seat_list: Sequence[Seat]) -> bool:
@@ -344,6 +383,7 @@ class GameService:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self.last_rating_seconds: float | None = None  # how long the last rating update took (benchmarks)
+        self.last_timeout_lateness: float | None = None  # seconds between the last deadline fired and its firing
 
     # ------------------------------------------------------------------ cache
     def _lock(self, game_id: str) -> threading.Lock:
@@ -430,7 +470,10 @@ class GameService:
             status=row.status,
             created_at=_iso(row.created_at) or "",
             updated_at=_iso(row.updated_at) or "",
-            seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined, s.user_id, s.account) for s in seat_rows),
+            seats=tuple(
+                Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined, s.user_id, s.account, s.away, s.dropped)
+                for s in seat_rows
+            ),
             game=game,
             seq=row.seq,
             events=[
@@ -448,6 +491,8 @@ class GameService:
             ],
             actions=tuple((a.seat, a.reveals) for a in act_rows),
             rated=bool(row.rated),
+            clock=json.loads(row.clock) if row.clock else None,
+            deadline=_aware(row.deadline),
         )
 
     def _change(self, game_id: str, fn: Callable[[Connection, LiveGame], tuple[LiveGame, T]]) -> tuple[LiveGame, T]:
@@ -508,6 +553,14 @@ class GameService:
             memo={},
             **row_changes,
         )
+        if live.clock is not None:
+            deadline = None
+            if status == ACTIVE and not game.is_over and not new.seats[game.current].by_bot:
+                same_turn = live.deadline is not None and live.status == ACTIVE and live.game.current == game.current
+                deadline = live.deadline if same_turn else now + timedelta(seconds=live.clock["seconds"])
+            if deadline != live.deadline:
+                conn.execute(games.update().where(games.c.id == live.id).values(deadline=deadline))
+                new = replace(new, deadline=deadline)
         conn.execute(
             UPDATE_GAME,
             {
@@ -532,7 +585,7 @@ class GameService:
         """The rated game `live` just ended: its players' ratings change in this transaction (ratings.py)."""
         start = time.perf_counter()
         result = live.game.result()
-        ranks = [x["rank"] for x in result["players"]]
+        ranks = [len(live.seats) if s.dropped else x["rank"] for s, x in zip(live.seats, result["players"], strict=True)]
         user_ids = [s.user_id for s in live.seats]
         assert all(u is not None for u in user_ids)
         rate_game(self.db, conn, live.id, live.edition, user_ids, ranks, now)  # type: ignore[arg-type]
@@ -550,6 +603,7 @@ class GameService:
         public: bool,
         name: str | None,
         creator: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Create a game for client `creator` (its IP, for the per-client cap; None: no cap)."""
         if edition not in BUILTIN:
@@ -567,6 +621,7 @@ class GameService:
             raise ApiError(422, exc.code, exc.reason) from None
         except EditionError as exc:
             raise ApiError(422, "bad_options", str(exc)) from None
+        clock_json = _check_clock(clock)
         clean_title = None
         if name is not None and name.strip():
             try:
@@ -666,6 +721,7 @@ class GameService:
                     position=_dumps(game.to_dict()),
                     to_move=game.current,
                     bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
+                    clock=clock_json,
                     created_at=now,
                     updated_at=now,
                 )
@@ -1028,5 +1084,69 @@ class GameService:
             # an event, so that every process's cached snapshot (and the old token with it) is replaced
             new, _ = self._append(conn, live, _now(), [(None, Event("seat_resumed", target, {}))], seats=new_seats)
             return new, {"seat": target, "token": token, "join_url": f"/play/{live.id}?token={token}"}
+
+        return self._change(game_id, change)
+
+    # ------------------------------------------------------------------ clocks
+    def clock_scan(self, limit: int = 100) -> tuple[list[str], datetime | None]:
+        """Games whose seat to move has run out of time, and the next deadline after now (None: none)."""
+        now = _now()
+        with self.db.read() as conn:
+            due = [
+                r.id
+                for r in conn.execute(
+                    sa.select(games.c.id)
+                    .where(games.c.deadline <= now, games.c.status == ACTIVE)
+                    .order_by(games.c.deadline)
+                    .limit(limit)
+                ).all()
+            ]
+            nxt = conn.execute(
+                sa.select(sa.func.min(games.c.deadline)).where(games.c.deadline > now, games.c.status == ACTIVE)
+            ).scalar()
+        return due, _aware(nxt)
+
+    def timeout(self, game_id: str) -> tuple[LiveGame, bool]:
+        """Fire the game's deadline if it has passed: the seat to move is taken over by the clock's bot (or dropped).
+        The deadline is read again with the game's row locked (FOR UPDATE on PostgreSQL), so when two processes
+        both see it due, the second finds it gone and does nothing: a timeout fires once."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, bool]:
+            deadline = _aware(conn.execute(sa.select(games.c.deadline).where(games.c.id == live.id)).scalar())
+            if deadline is None or deadline > _now() or live.status != ACTIVE or live.clock is None or live.game.is_over:
+                return live, False
+            seat = live.game.current
+            drop = live.clock.get("on_timeout") == "drop"
+            level = live.clock.get("bot_level") or "medium"
+            values = {"away": not drop, "dropped": drop, "level": level}
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == seat).values(**values))
+            new_seats = tuple(replace(s, **values) if s.seat == seat else s for s in live.seats)
+            late = (_now() - deadline).total_seconds()
+            ev = Event("timeout", seat, {"mode": "drop" if drop else "bot", "level": level, "deadline": _iso(deadline)})
+            new, _ = self._append(conn, live, _now(), [(None, ev)], seats=new_seats)
+            self.last_timeout_lateness = late
+            return new, True
+
+        return self._change(game_id, change)
+
+    def take_back(self, game_id: str, token: str | None, seat: int | None) -> tuple[LiveGame, int]:
+        """A player back after a timeout takes their seat back from the bot (not when dropped)."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, int]:
+            access = authorise(live, token)
+            target = seat if seat is not None else min(access.seats)
+            if target not in access.seats:
+                raise ApiError(403, "not_your_seat", f"this token does not control seat {target}")
+            s = live.seats[target]
+            if s.dropped:
+                raise ApiError(409, "dropped", "you were dropped from this game when your time ran out")
+            if not s.away:
+                raise ApiError(409, "not_away", "your seat is not played by a bot")
+            if live.status != ACTIVE:
+                raise ApiError(409, "game_over", "the game is over")
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(away=False, level=None))
+            new_seats = tuple(replace(x, away=False, level=None) if x.seat == target else x for x in live.seats)
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_returned", target, {}))], seats=new_seats)
+            return new, target
 
         return self._change(game_id, change)
