@@ -37,6 +37,7 @@ from .hub import Hub
 from .limits import RateLimitMiddleware, RateLimits, client_key
 from .messages import (
     ActionBody,
+    ChatBody,
     ClaimBody,
     CreateGame,
     Credentials,
@@ -51,6 +52,7 @@ from .messages import (
 from .outage import OUTAGES, unavailable
 from .ratings import leaderboard, profile
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
+from .table import post_chat, read_chat, rematch
 
 log = logging.getLogger("ttr.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -613,6 +615,46 @@ def create_app(settings: Settings) -> FastAPI:
         new, seat = await call(service.take_back, game_id, bearer(authorization), body.seat if body else None)
         hub.announce(new)
         return json_response({"seq": new.seq, "seat": seat})
+
+    @app.post(
+        "/api/games/{game_id}/chat",
+        tags=["table"],
+        summary="Write in the game's chat (players: seat token; spectators: signed in)",
+        responses=error_responses(401, 403, 404),
+    )
+    async def chat_post(
+        game_id: str, body: ChatBody, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        user = await signed_in(request) if body.channel == "spectators" else None
+        token = bearer(authorization)
+        msg = await call(
+            post_chat, service, game_id, token, user, body.channel, body.text, client_key(request.scope) if on else None
+        )
+        return json_response(msg)
+
+    @app.get(
+        "/api/games/{game_id}/chat",
+        tags=["table"],
+        summary="A chat channel's messages after `since`",
+        responses=error_responses(404),
+    )
+    async def chat_get(
+        game_id: str,
+        channel: Literal["players", "spectators"] = "players",
+        since: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    ) -> Response:
+        return json_response(await call(read_chat, service, game_id, channel, since))
+
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        tags=["table"],
+        summary="Offer or accept a rematch of a finished game (seat token): your seat's token in the new game",
+        responses=error_responses(401, 404, 409),
+    )
+    async def rematch_post(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        live, out = await call(rematch, service, game_id, bearer(authorization))
+        hub.announce(live)
+        return json_response(out)
 
     @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`", responses=error_responses(404))
     async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:

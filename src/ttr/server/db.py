@@ -52,6 +52,7 @@ games = sa.Table(
     sa.Column("clock", sa.Text, nullable=True),
     sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_games_deadline", "deadline"),
+    sa.Column("rematch", sa.String(32), nullable=True),  # 0005: the game its rematch offer created
     sa.Index("ix_games_status", "status", "public"),
     sa.Index("ix_games_bots", "status", "bot_to_move"),
 )
@@ -157,6 +158,19 @@ player_stats = sa.Table(  # per seat of a finished game, computed once from its 
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("stats", sa.Text, nullable=False),  # JSON
+)
+
+chat = sa.Table(  # 0005: chat messages of a game, per channel (table.py)
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("channel", sa.String(16), nullable=False),  # players | spectators
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_game", "game_id", "channel", "id"),
 )
 
 TZ = sa.DateTime(timezone=True)

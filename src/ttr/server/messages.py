@@ -232,6 +232,11 @@ class PasswordChange(Strict):
     new_password: str = Field(..., max_length=256, description="8-256 characters")
 
 
+class ChatBody(Strict):
+    channel: Literal["players", "spectators"] = Field("players", description="players: a seat token; spectators: signed in")
+    text: str = Field(..., max_length=1000, description="plain text, 1-300 characters after cleaning")
+
+
 class ClaimBody(Strict):
     game_id: str = Field(..., max_length=64)
     token: str = Field(..., max_length=200, description="the seat token this browser holds for that game")
