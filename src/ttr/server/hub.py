@@ -277,6 +277,7 @@ class Hub:
         poll = self.settings.clock_poll_seconds
         while True:
             sleep = poll
+            self._clock_wake.clear()  # before the scan: a deadline armed while it runs wakes the wait below
             try:
                 due, nxt = await self.call(self.service.clock_scan)
                 for game_id in due:
@@ -296,7 +297,6 @@ class Hub:
                 log.debug("clock scan skipped: %s", exc.message)
             except Exception:
                 log.exception("clock scan failed")
-            self._clock_wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._clock_wake.wait(), timeout=sleep)
 
