@@ -37,8 +37,27 @@ def test_migrations_create_the_schema_once(tmp_path):
     insp = sa.inspect(db.engine)
     assert {"games", "seats", "actions", "events", "alembic_version"} <= set(insp.get_table_names())
     with db.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == _head()
+        # the migrations build exactly the tables, columns and indexes db.py declares
+        from alembic.autogenerate import compare_metadata
+        from alembic.migration import MigrationContext
+
+        from ttr.server.db import metadata
+
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diff == [], diff
     db.dispose()
+
+
+def _head() -> str:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from ttr.server.db import MIGRATIONS_DIR
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return ScriptDirectory.from_config(cfg).get_current_head() or ""
 
 
 def test_tokens_are_random_and_stored_hashed(client, settings):

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
 from ..editions import BUILTIN, Edition, get_edition
+from .accounts import Accounts, CsrfGuard, User, clear_session_cookie, csrf_token, session_cookie_of, set_session_cookie
 from .botpool import replay_step  # noqa: F401 - computed in the bot pool's workers; kept importable from here
 from .config import Settings
 from .db import Database, migrate
@@ -37,16 +38,22 @@ from .limits import RateLimitMiddleware, RateLimits, client_key
 from .maps import MapLibrary, uploaded_edition
 from .messages import (
     ActionBody,
+    ChatBody,
+    ClaimBody,
     CreateGame,
+    Credentials,
     JoinBody,
     MalformedJson,
+    PasswordChange,
     PingMessage,
     UndoBody,
     decode_json,
     parse_client_message,
 )
 from .outage import OUTAGES, unavailable
+from .ratings import leaderboard, profile
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
+from .table import post_chat, read_chat, rematch
 
 log = logging.getLogger("ttr.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -280,6 +287,9 @@ def create_app(settings: Settings) -> FastAPI:
         max_bot_games=settings.max_bot_games if on else 0,
         maps=MapLibrary(settings.maps_dir),
     )
+    accounts = Accounts(
+        db, rates, time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib, session_days=settings.session_days
+    )
     hub = Hub(service, settings)
     expiry = Expiry(service, hub, settings)
 
@@ -309,6 +319,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     app.state.settings = settings
     app.state.expiry = expiry
+    app.state.accounts = accounts
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(RateLimitMiddleware, limits=rates)
     app.add_middleware(ServerTiming)
@@ -347,6 +359,139 @@ def create_app(settings: Settings) -> FastAPI:
 
     async def live_game(game_id: str) -> LiveGame:
         return await call(service.get, game_id)
+
+    # ------------------------------------------------------------------ accounts
+    session_age = int(settings.session_days * 86400)
+
+    async def signed_in(request: Request) -> User | None:
+        token = session_cookie_of(request.headers)
+        return await call(accounts.user_for, token) if token else None
+
+    async def require_user(request: Request) -> User:
+        user = await signed_in(request)
+        if user is None:
+            raise ApiError(401, "sign_in_required", "sign in first (POST /api/auth/login)")
+        return user
+
+    def with_session(user: User, token: str, request: Request, status: int = 200) -> Response:
+        res = json_response({"user": {"name": user.name}, "csrf_token": csrf_token(token)}, status)
+        set_session_cookie(res, token, request.url.scheme == "https", session_age)
+        return res
+
+    @app.post(
+        "/api/auth/signup",
+        tags=["accounts"],
+        status_code=201,
+        summary="Create an account and sign in (sets the session cookie)",
+        responses=error_responses(403, 409),
+    )
+    async def signup(body: Credentials, request: Request) -> Response:
+        user, token = await call(
+            accounts.signup, body.name, body.password, client_key(request.scope), session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request, 201)
+
+    @app.post(
+        "/api/auth/login",
+        tags=["accounts"],
+        summary="Sign in: a new session cookie (401 bad_credentials for a wrong name or password alike)",
+        responses=error_responses(401, 403),
+    )
+    async def login(body: Credentials, request: Request) -> Response:
+        user, token = await call(
+            accounts.login, body.name, body.password, client_key(request.scope), session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request)
+
+    @app.post("/api/auth/logout", tags=["accounts"], summary="Sign out (ends this session)", responses=error_responses(403))
+    async def logout(request: Request) -> Response:
+        await call(accounts.logout, session_cookie_of(request.headers))
+        res = json_response({"user": None})
+        clear_session_cookie(res, request.url.scheme == "https")
+        return res
+
+    @app.post(
+        "/api/auth/password",
+        tags=["accounts"],
+        summary="Change the password: every session of the account ends, this browser gets a new one",
+        responses=error_responses(401, 403),
+    )
+    async def change_password(body: PasswordChange, request: Request) -> Response:
+        user = await require_user(request)
+        token = await call(
+            accounts.change_password, user, body.old_password, body.new_password, session_cookie_of(request.headers)
+        )
+        return with_session(user, token, request)
+
+    @app.get("/api/me", tags=["accounts"], summary="Who is signed in, and the CSRF token to send with changes")
+    async def me(request: Request) -> Response:
+        token = session_cookie_of(request.headers)
+        user = await call(accounts.user_for, token) if token else None
+        if user is None or token is None:
+            return json_response({"user": None, "csrf_token": None})
+        return json_response({"user": {"name": user.name}, "csrf_token": csrf_token(token)})
+
+    @app.get(
+        "/api/me/games",
+        tags=["accounts"],
+        summary="My games (seats bound to my account), with whose turn it is",
+        responses=error_responses(401),
+    )
+    async def my_games(request: Request) -> Response:
+        user = await require_user(request)
+        return json_response(await call(service.my_games, user))
+
+    @app.post(
+        "/api/me/claim",
+        tags=["accounts"],
+        summary="Bind the seat a guest token controls to my account",
+        responses=error_responses(401, 403, 404, 409),
+    )
+    async def claim(body: ClaimBody, request: Request) -> Response:
+        user = await require_user(request)
+        live, out = await call(service.claim, body.game_id, body.token, user)
+        hub.announce(live)
+        return json_response(out)
+
+    @app.post(
+        "/api/me/games/{game_id}/resume",
+        tags=["accounts"],
+        summary="A fresh token for my seat in a game (its old link stops working)",
+        responses=error_responses(401, 403, 404),
+    )
+    async def resume(game_id: str, request: Request) -> Response:
+        user = await require_user(request)
+        live, out = await call(service.resume, game_id, user)
+        hub.announce(live)
+        return json_response(out)
+
+    # ------------------------------------------------------------------ ratings and profiles
+    @app.get(
+        "/api/leaderboard",
+        tags=["ratings"],
+        summary="The best rated players of an edition, per player-count class (2p, 3-4p, 5p+)",
+        responses=error_responses(404),
+    )
+    async def get_leaderboard(
+        edition: Annotated[str, Query(max_length=64)] = "usa",
+        players: Annotated[Literal["2p", "3-4p", "5p+"] | None, Query(description="one class only")] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> Response:
+        if edition not in BUILTIN:
+            raise ApiError(404, "unknown_edition", f"unknown edition {edition!r} (known: {', '.join(BUILTIN)})")
+        return json_response(await asyncio.to_thread(leaderboard, db, edition, players, limit))
+
+    @app.get(
+        "/api/players/{name}",
+        tags=["ratings"],
+        summary="A player's profile: ratings, rating history, games and statistics per edition",
+        responses=error_responses(404),
+    )
+    async def player_profile(name: str) -> Response:
+        user = await call(accounts.user_by_name, name)
+        if user is None:
+            raise ApiError(404, "unknown_player", f"no player named {name[:40]!r}")
+        return json_response(await asyncio.to_thread(profile, db, user.id, user.name))
 
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
@@ -408,6 +553,7 @@ def create_app(settings: Settings) -> FastAPI:
             name=body.name,
             creator=client_key(request.scope) if on else None,
             custom_map=body.map,
+            clock=body.clock.model_dump() if body.clock is not None else None,
         )
         live = await live_game(out["game_id"])
         hub.announce(live)
@@ -428,8 +574,11 @@ def create_app(settings: Settings) -> FastAPI:
         summary="Take a seat with a display name (with your invitation token, or a free seat of a public game)",
         responses=error_responses(401, 403, 404, 409),
     )
-    async def join(game_id: str, body: JoinBody, authorization: Annotated[str | None, Header()] = None) -> Response:
-        live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat)
+    async def join(
+        game_id: str, body: JoinBody, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        user = await signed_in(request)
+        live, out = await call(service.join, game_id, bearer(authorization), body.name, body.seat, user)
         hub.announce(live)
         return json_response(out)
 
@@ -482,6 +631,59 @@ def create_app(settings: Settings) -> FastAPI:
         new, _ = await call(service.undo, game_id, bearer(authorization), body.seat if body else None)
         hub.announce(new)
         return json_response({"seq": new.seq})
+
+    @app.post(
+        "/api/games/{game_id}/return",
+        tags=["play"],
+        summary="Take your seat back from the bot that played it since your time ran out",
+        responses=error_responses(401, 403, 404, 409),
+    )
+    async def take_back(
+        game_id: str, authorization: Annotated[str | None, Header()] = None, body: Annotated[UndoBody | None, Body()] = None
+    ) -> Response:
+        new, seat = await call(service.take_back, game_id, bearer(authorization), body.seat if body else None)
+        hub.announce(new)
+        return json_response({"seq": new.seq, "seat": seat})
+
+    @app.post(
+        "/api/games/{game_id}/chat",
+        tags=["table"],
+        summary="Write in the game's chat (players: seat token; spectators: signed in)",
+        responses=error_responses(401, 403, 404),
+    )
+    async def chat_post(
+        game_id: str, body: ChatBody, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        user = await signed_in(request) if body.channel == "spectators" else None
+        token = bearer(authorization)
+        msg = await call(
+            post_chat, service, game_id, token, user, body.channel, body.text, client_key(request.scope) if on else None
+        )
+        return json_response(msg)
+
+    @app.get(
+        "/api/games/{game_id}/chat",
+        tags=["table"],
+        summary="A chat channel's messages after `since`",
+        responses=error_responses(404),
+    )
+    async def chat_get(
+        game_id: str,
+        channel: Literal["players", "spectators"] = "players",
+        since: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    ) -> Response:
+        return json_response(await call(read_chat, service, game_id, channel, since))
+
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        tags=["table"],
+        summary="Offer or accept a rematch of a finished game (seat token): your seat's token in the new game",
+        responses=error_responses(401, 404, 409),
+    )
+    async def rematch_post(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        live, out = await call(rematch, service, game_id, bearer(authorization))
+        hub.announce(live)
+        return json_response(out)
 
     @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`", responses=error_responses(404))
     async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:

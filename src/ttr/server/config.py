@@ -79,6 +79,16 @@ class Settings:
     rate_ws_connect: str = "60/minute"  # WebSocket connections opened
     rate_ws_message: str = "100/second;3000/minute"  # WebSocket messages received (pings included)
     rate_auth_failure: str = "10/minute;50/hour"  # 401 answers; past this every token-bearing request is refused
+    rate_signup: str = "5/minute;20/hour"  # POST /api/auth/signup
+    rate_login: str = "20/minute;200/hour"  # POST /api/auth/login, whatever the name
+    # failed logins per username (existing or not): each window is a longer lockout, so it grows with the failures
+    rate_login_failure: str = "5/minute;10/15 minutes;20/hour;50/day"
+    rate_chat: str = "5/10 seconds;60/hour"  # chat messages per client and game
+    clock_poll_seconds: float = 1.0  # how often to look for deadlines armed by other processes
+    # --- accounts
+    argon2_time_cost: int = 2  # Argon2id passes (OWASP's minimum: m=19 MiB, t=2, p=1)
+    argon2_memory_kib: int = 19456  # Argon2id memory per hash, KiB
+    session_days: float = 30.0  # a login lasts this long (the cookie's Max-Age)
     # --- caps on games
     max_games_per_client: int = 20  # open or active games created by one client (IP) and not yet over
     max_bot_games: int = 50  # bot-only games in play, server-wide
@@ -139,6 +149,18 @@ KNOBS: tuple[Knob, ...] = (
     Knob("rate_ws_connect", "--rate-ws-connect", "WebSocket connections opened by one client"),
     Knob("rate_ws_message", "--rate-ws-message", "WebSocket messages from one client (pings included)"),
     Knob("rate_auth_failure", "--rate-auth-failure", "failed authentications (401) of one client before it is refused"),
+    Knob("clock_poll_seconds", "--clock-poll", "seconds between two looks for deadlines armed by other processes"),
+    Knob("rate_signup", "--rate-signup", "accounts one client may create"),
+    Knob("rate_login", "--rate-login", "login attempts by one client"),
+    Knob(
+        "rate_login_failure",
+        "--rate-login-failure",
+        "failed logins per username before it is locked for a while (each window a longer lockout)",
+    ),
+    Knob("rate_chat", "--rate-chat", "chat messages by one client in one game"),
+    Knob("argon2_time_cost", "--argon2-time-cost", "Argon2id passes per password hash"),
+    Knob("argon2_memory_kib", "--argon2-memory-kib", "Argon2id memory per password hash (KiB)"),
+    Knob("session_days", "--session-days", "days a login lasts"),
     Knob("max_games_per_client", "--max-games-per-client", "open or active games one client may have created"),
     Knob("max_bot_games", "--max-bot-games", "bot-only games in play on the server"),
     Knob("abandon_after_seconds", "--abandon-after", "seconds without a human action before a game is closed"),

@@ -46,6 +46,13 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # accounts (migration 0002): every seat a distinct account, no bots, not hot-seat -> the game is rated
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # clocks (migration 0004): the time control (JSON, None: no clock) and when the seat to move runs out
+    sa.Column("clock", sa.Text, nullable=True),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_games_deadline", "deadline"),
+    sa.Column("rematch", sa.String(32), nullable=True),  # 0005: the game its rematch offer created
     sa.Index("ix_games_status", "status", "public"),
     sa.Index("ix_games_bots", "status", "bot_to_move"),
 )
@@ -61,6 +68,31 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("joined", sa.Boolean, nullable=False),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),  # 0002
+    sa.Index("ix_seats_user", "user_id"),
+    # 0004: a person's seat played by a bot after a timeout (until they return), or for good (dropped)
+    sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("dropped", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False),  # as typed at sign-up
+    sa.Column("name_key", sa.String(32), nullable=False, unique=True),  # lower case: names are unique ignoring case
+    sa.Column("password_hash", sa.String(255), nullable=False),  # Argon2id, PHC string
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # sha256 of the cookie value
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_sessions_user", "user_id"),
 )
 
 actions = sa.Table(
@@ -88,6 +120,58 @@ events = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# ratings (migration 0003): one openskill rating per account, edition and player-count class
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("edition", sa.String(64), primary_key=True),
+    sa.Column("klass", sa.String(8), primary_key=True),  # "2p" | "3-4p" | "5p+"
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("ordinal", sa.Float, nullable=False),  # mu - 3 sigma: what the leaderboard sorts by
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_ratings_board", "edition", "klass", "ordinal"),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("edition", sa.String(64), nullable=False),
+    sa.Column("klass", sa.String(8), nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("ordinal", sa.Float, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rating_history_user", "user_id", "at"),
+)
+
+player_stats = sa.Table(  # per seat of a finished game, computed once from its record (stats.py)
+    "player_stats",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("stats", sa.Text, nullable=False),  # JSON
+)
+
+chat = sa.Table(  # 0005: chat messages of a game, per channel (table.py)
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("channel", sa.String(16), nullable=False),  # players | spectators
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_game", "game_id", "channel", "id"),
+)
 
 TZ = sa.DateTime(timezone=True)
 

@@ -31,7 +31,8 @@ def unknown_game(game_id: str) -> ApiError:
 ERROR_DESCRIPTIONS = {
     400: "Not well formed: `malformed_json` (with the reason), `malformed`, `bad_parameter`, `unknown_edition`",
     401: "No token, or not a token of this game: `token_required`, `bad_token`",
-    403: "The token may not do this: `not_your_seat`, `spectator`, `private_game`",
+    403: "The token may not do this: `not_your_seat`, `spectator`, `private_game`; `csrf_failed`: a change sent with "
+    "the session cookie but without its X-CSRF-Token, or from another origin (any POST)",
     404: "`unknown_game`, `unknown_edition`, `not_found`",
     409: "The game is not in a state that allows it: `not_your_turn`, `state_changed`, `game_over`, ...",
     413: "`too_large`: the body is over the size limit",
@@ -39,8 +40,9 @@ ERROR_DESCRIPTIONS = {
     429: "Over a limit (`rate_limited`, `too_many_games`); `Retry-After` says when to try again",
     503: "`unavailable`: the database cannot be used now (disk full, restarting); nothing changed; see `Retry-After`",
 }
-# any operation: an unreadable or oversized body, a parameter of the wrong type, a rate limit, an outage
-COMMON_ERRORS = (400, 413, 422, 429, 503)
+# any operation: an unreadable or oversized body, a parameter of the wrong type, a refused CSRF check (a POST sent
+# with the session cookie), a rate limit, an outage
+COMMON_ERRORS = (400, 403, 413, 422, 429, 503)
 
 
 class ErrorDetail(BaseModel):

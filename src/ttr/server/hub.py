@@ -26,6 +26,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -57,6 +58,7 @@ class Hub:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._clock_wake: asyncio.Event | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -66,6 +68,8 @@ class Hub:
             self._listener.start()
         await self.pool.start()  # ready to think before the server answers (the first start takes a few seconds)
         self._tasks.append(asyncio.create_task(self._sweep(first_idle=0.0)))
+        self._clock_wake = asyncio.Event()
+        self._tasks.append(asyncio.create_task(self._clocks()))
         if self.service.db.is_sqlite:
             self._tasks.append(asyncio.create_task(self._checkpoints()))
 
@@ -107,6 +111,8 @@ class Hub:
         """A change to `live` was committed by this process: wake its watchers, start its bot if one is to move."""
         for wake in self._subs.get(live.id, ()):
             wake.set()
+        if live.deadline is not None and self._clock_wake is not None:
+            self._clock_wake.set()  # a new deadline: the clock loop sleeps until the earliest one
         if live.bot_to_move:
             self.schedule_bot(live.id)
         elif live.status in ("finished", "abandoned"):
@@ -262,6 +268,38 @@ class Hub:
                 raise
             except Exception as exc:  # busy: next time
                 log.debug("checkpoint skipped: %s", exc)
+
+    async def _clocks(self) -> None:
+        """Fire the deadlines of games whose seat to move ran out of time. The deadlines live in the database, so
+        they survive a restart (this loop starts by firing those that passed meanwhile) and every process sees
+        those armed by the others (polled every ``clock_poll_seconds``; the ones this process arms wake it at
+        once). Firing is decided with the game's row locked: two processes never both fire one deadline."""
+        assert self._clock_wake is not None
+        poll = self.settings.clock_poll_seconds
+        while True:
+            sleep = poll
+            self._clock_wake.clear()  # before the scan: a deadline armed while it runs wakes the wait below
+            try:
+                due, nxt = await self.call(self.service.clock_scan)
+                for game_id in due:
+                    try:
+                        live, fired = await self.call(self.service.timeout, game_id)
+                    except ApiError:
+                        continue
+                    if fired:
+                        self.announce(live)
+                if due:
+                    continue  # look again at once: more may be due
+                if nxt is not None:
+                    sleep = min(poll, max(0.0, (nxt - datetime.now(UTC)).total_seconds()))
+            except asyncio.CancelledError:
+                raise
+            except ApiError as exc:
+                log.debug("clock scan skipped: %s", exc.message)
+            except Exception:
+                log.exception("clock scan failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._clock_wake.wait(), timeout=sleep)
 
     async def _sweep(self, first_idle: float) -> None:
         """Start bot turns nobody is playing: at start-up all of them, later those idle for a while."""

@@ -75,7 +75,19 @@ def rate_limited(retry_after: int, what: str) -> ApiError:
 class RateLimits:
     """The server's rates, by category, over one in-memory moving-window limiter."""
 
-    CATEGORIES: ClassVar[tuple[str, ...]] = ("create", "join", "rename", "action", "ws_connect", "ws_message", "auth_failure")
+    CATEGORIES: ClassVar[tuple[str, ...]] = (
+        "create",
+        "join",
+        "rename",
+        "action",
+        "ws_connect",
+        "ws_message",
+        "auth_failure",
+        "signup",
+        "login",
+        "login_failure",
+        "chat",
+    )
     WHAT: ClassVar[dict[str, str]] = {
         "create": "games created",
         "join": "joins",
@@ -84,6 +96,10 @@ class RateLimits:
         "ws_connect": "WebSocket connections",
         "ws_message": "WebSocket messages",
         "auth_failure": "failed authentications",
+        "signup": "accounts created",
+        "login": "login attempts",
+        "login_failure": "failed logins for this name",
+        "chat": "chat messages",
     }
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.time) -> None:
@@ -122,6 +138,12 @@ class RateLimits:
         if wait is not None:
             raise rate_limited(wait, self.WHAT[category])
 
+    def clear(self, category: str, key: str) -> None:
+        """Forget what `key` did in `category` (a successful login clears its name's failures)."""
+        if self.enabled:
+            for item in self.items[category]:
+                self.limiter.clear(item, category, key)
+
     def fail_auth(self, key: str) -> None:
         if self.enabled:
             for item in self.items["auth_failure"]:
@@ -142,7 +164,7 @@ def _classify(method: str, path: str) -> str | None:
         return "create"
     if path.endswith("/join"):
         return "join"
-    if path.endswith("/actions") or path.endswith("/undo"):
+    if path.endswith("/actions") or path.endswith("/undo") or path.endswith("/return"):
         return "action"
     return None
 

@@ -108,6 +108,18 @@ class SeatSpec(Strict):
     open: bool = Field(False, description="a human seat anyone may take from the lobby (else reserved for its invitation link)")
 
 
+class ClockSpec(Strict):
+    """A time control (docs/api.md, Clocks)."""
+
+    kind: Literal["none", "realtime", "turnbased"] = Field("none", description="none: no clock (the default)")
+    seconds: Annotated[int, Field(ge=1, le=3600)] | None = Field(None, description="realtime: seconds per move")
+    hours: Annotated[int, Field(ge=1, le=168)] | None = Field(None, description="turnbased: hours per move")
+    on_timeout: Literal["bot", "drop"] = Field(
+        "bot", description="bot: a bot plays the seat until its player returns; drop: the bot plays it to the end"
+    )
+    bot_level: str = Field("medium", description="the level of the bot that takes over", json_schema_extra={"enum": list(LEVELS)})
+
+
 class CreateGame(Strict):
     edition: str = Field(
         "usa",
@@ -130,6 +142,7 @@ class CreateGame(Strict):
         description="a custom map (a map file's JSON, docs/map-format.md) to play instead of `edition`, stored with "
         "the game; 422 bad_map with the reason when it is not a valid map (POST /api/maps checks one first)",
     )
+    clock: ClockSpec | None = Field(None, description="time control (default: none)")
 
 
 class JoinBody(Strict):
@@ -216,3 +229,24 @@ __all__ = [
     "decode_json",
     "parse_client_message",
 ]
+
+
+# ---------------------------------------------------------------------- accounts (docs/api.md, Accounts)
+class Credentials(Strict):
+    name: str = Field(..., max_length=64, description="username: 3-24 letters, digits, '_' or '-' (case-insensitive)")
+    password: str = Field(..., max_length=256, description="8-256 characters")
+
+
+class PasswordChange(Strict):
+    old_password: str = Field(..., max_length=256)
+    new_password: str = Field(..., max_length=256, description="8-256 characters")
+
+
+class ChatBody(Strict):
+    channel: Literal["players", "spectators"] = Field("players", description="players: a seat token; spectators: signed in")
+    text: str = Field(..., max_length=1000, description="plain text, 1-300 characters after cleaning")
+
+
+class ClaimBody(Strict):
+    game_id: str = Field(..., max_length=64)
+    token: str = Field(..., max_length=200, description="the seat token this browser holds for that game")

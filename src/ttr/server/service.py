@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from sqlalchemy.engine import Connection
 from ..bots import LEVELS
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, SetupError, TTRError
+from .accounts import User
 from .db import (
     INSERT_ACTION,
     INSERT_EVENT,
@@ -40,9 +42,11 @@ from .db import (
     events,
     games,
     seats,
+    users,
 )
 from .errors import ApiError, unknown_game
 from .maps import MapLibrary, game_from_position, position_json, record_json
+from .ratings import rate_game
 from .security import clean_name, hash_token, new_game_id, new_token
 from .undo import action_reveals, undo_point
 
@@ -88,6 +92,12 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _aware(dt: datetime | None) -> datetime | None:
+    if dt is not None and dt.tzinfo is None:  # SQLite gives back naive datetimes; we only ever store UTC
+        return dt.replace(tzinfo=UTC)
+    return dt
+
+
 def _iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
@@ -104,6 +114,14 @@ class Seat:
     name: str | None
     token_hash: str | None
     joined: bool
+    user_id: int | None = None  # the account the seat is bound to
+    account: str | None = None  # that account's name
+    away: bool = False  # a person's seat played by a bot (level `level`) since a timeout, until they return
+    dropped: bool = False  # ... for good: the table chose to drop players who run out of time
+
+    @property
+    def by_bot(self) -> bool:
+        return self.type == "bot" or self.away or self.dropped
 
     @property
     def open(self) -> bool:
@@ -165,6 +183,9 @@ class LiveGame:
     seq: int
     events: list[StoredEvent]  # index i holds seq i+1 (events are flagged as undone, never deleted)
     actions: tuple[tuple[int, bool], ...]  # (seat, reveals) of every recorded action
+    rated: bool = False  # every seat a distinct account, no bot, not hot-seat: ratings change when it ends
+    clock: dict[str, Any] | None = None  # {"kind", "seconds", "on_timeout", "bot_level"}; None: no clock
+    deadline: datetime | None = None  # when the seat to move runs out of time
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -178,7 +199,7 @@ class LiveGame:
 
     @property
     def bot_to_move(self) -> bool:
-        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].type == "bot"
+        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].by_bot
 
     def access(self, token: str | None) -> Access | None:
         """The seats `token` controls; None if the token is not one of this game's."""
@@ -226,6 +247,12 @@ class LiveGame:
                     d["level"] = s.level
                 if s.name:
                     d["name"] = s.name
+                if s.account:
+                    d["account"] = s.account
+                if s.away:
+                    d["away"] = True
+                if s.dropped:
+                    d["dropped"] = True
                 seat_list.append(d)
             g = self.game
             self.memo["summary"] = {
@@ -237,6 +264,9 @@ class LiveGame:
                 "options": self.options,
                 "hotseat": self.hotseat,
                 "public": self.public,
+                "rated": self.rated,
+                "clock": self.clock,
+                "deadline": _iso(self.deadline),
                 "seats": seat_list,
                 "status": self.status,
                 "phase": g.phase,
@@ -279,6 +309,45 @@ class LiveGame:
         return rec
 
 
+def _check_clock(spec: dict[str, Any] | None) -> str | None:
+    """The stored time control (JSON) of a ClockSpec, None for no clock; 422 bad_clock when it does not add up."""
+    if not spec or spec.get("kind", "none") == "none":
+        return None
+    kind = spec["kind"]
+    if kind == "realtime":
+        if spec.get("seconds") is None or spec.get("hours") is not None:
+            raise ApiError(422, "bad_clock", "a realtime clock gives seconds per move (1-3600)")
+        seconds = int(spec["seconds"])
+    else:
+        if spec.get("hours") is None or spec.get("seconds") is not None:
+            raise ApiError(422, "bad_clock", "a turnbased clock gives hours per move (1-168)")
+        seconds = int(spec["hours"]) * 3600
+    level = spec.get("bot_level") or "medium"
+    if level not in LEVELS:
+        raise ApiError(422, "bad_level", f"clock: unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    return _dumps({"kind": kind, "seconds": seconds, "on_timeout": spec.get("on_timeout", "bot"), "bot_level": level})
+
+
+def is_rated(live: LiveGame, seat_list: Sequence[Seat]) -> bool:
+    """Rated: not hot-seat, two or more seats, every one a person signed in, each a different account."""
+    ids = [s.user_id for s in seat_list]
+    return (
+        not live.hotseat
+        and len(seat_list) >= 2
+        and all(s.type == "human" for s in seat_list)
+        and None not in ids
+        and len(set(ids)) == len(ids)
+    )
+
+
+def _check_bindable(live: LiveGame, target: int, user: User) -> None:
+    prior = live.seats[target].user_id
+    if prior is not None and prior != user.id:
+        raise ApiError(409, "seat_bound", "this seat belongs to another account")
+    if any(s.user_id == user.id and s.seat != target for s in live.seats):
+        raise ApiError(409, "already_seated", "your account already has another seat in this game")
+
+
 def authorise(live: LiveGame, token: str | None) -> Access:
     """The seats `token` controls in `live`; 401 when there is no token or it is not one of this game's."""
     if token is None:
@@ -316,6 +385,8 @@ class GameService:
         self.max_cached = max_cached
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self.last_rating_seconds: float | None = None  # how long the last rating update took (benchmarks)
+        self.last_timeout_lateness: float | None = None  # seconds between the last deadline fired and its firing
 
     # ------------------------------------------------------------------ cache
     def _lock(self, game_id: str) -> threading.Lock:
@@ -377,7 +448,12 @@ class GameService:
         row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
         if row is None:
             return None
-        seat_rows = conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+        seat_rows = conn.execute(
+            sa.select(seats, users.c.name.label("account"))
+            .select_from(seats.outerjoin(users, users.c.id == seats.c.user_id))
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.seat)
+        ).all()
         ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
         act_rows = conn.execute(
             sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id).order_by(actions.c.idx)
@@ -397,7 +473,10 @@ class GameService:
             status=row.status,
             created_at=_iso(row.created_at) or "",
             updated_at=_iso(row.updated_at) or "",
-            seats=tuple(Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined) for s in seat_rows),
+            seats=tuple(
+                Seat(s.seat, s.type, s.level, s.name, s.token_hash, s.joined, s.user_id, s.account, s.away, s.dropped)
+                for s in seat_rows
+            ),
             game=game,
             seq=row.seq,
             events=[
@@ -414,6 +493,9 @@ class GameService:
                 for e in ev_rows
             ],
             actions=tuple((a.seat, a.reveals) for a in act_rows),
+            rated=bool(row.rated),
+            clock=json.loads(row.clock) if row.clock else None,
+            deadline=_aware(row.deadline),
         )
 
     def _change(self, game_id: str, fn: Callable[[Connection, LiveGame], tuple[LiveGame, T]]) -> tuple[LiveGame, T]:
@@ -474,6 +556,14 @@ class GameService:
             memo={},
             **row_changes,
         )
+        if live.clock is not None:
+            deadline = None
+            if status == ACTIVE and not game.is_over and not new.seats[game.current].by_bot:
+                same_turn = live.deadline is not None and live.status == ACTIVE and live.game.current == game.current
+                deadline = live.deadline if same_turn else now + timedelta(seconds=live.clock["seconds"])
+            if deadline != live.deadline:
+                conn.execute(games.update().where(games.c.id == live.id).values(deadline=deadline))
+                new = replace(new, deadline=deadline)
         conn.execute(
             UPDATE_GAME,
             {
@@ -490,8 +580,20 @@ class GameService:
             conn.execute(UPDATE_POSITION, {"gid": live.id, "position": position, "action_count": len(game.history)})
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
+            if new.rated:
+                self._rate(conn, new, now)
         self.db.notify(conn, f"{live.id} {new.seq}")
         return new, stored
+
+    def _rate(self, conn: Connection, live: LiveGame, now: datetime) -> None:
+        """The rated game `live` just ended: its players' ratings change in this transaction (ratings.py)."""
+        start = time.perf_counter()
+        result = live.game.result()
+        ranks = [len(live.seats) if s.dropped else x["rank"] for s, x in zip(live.seats, result["players"], strict=True)]
+        user_ids = [s.user_id for s in live.seats]
+        assert all(u is not None for u in user_ids)
+        rate_game(self.db, conn, live.id, live.edition, user_ids, ranks, now)  # type: ignore[arg-type]
+        self.last_rating_seconds = time.perf_counter() - start
 
     # ------------------------------------------------------------------ create
     def create_game(
@@ -506,6 +608,7 @@ class GameService:
         name: str | None,
         creator: str | None = None,
         custom_map: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Create a game for client `creator` (its IP, for the per-client cap; None: no cap), on `custom_map` (a
         decoded map file) if given, else on `edition`."""
@@ -524,6 +627,7 @@ class GameService:
             raise ApiError(422, exc.code, exc.reason) from None
         except EditionError as exc:
             raise ApiError(422, "bad_options", str(exc)) from None
+        clock_json = _check_clock(clock)
         clean_title = None
         if name is not None and name.strip():
             try:
@@ -623,6 +727,7 @@ class GameService:
                     position=_dumps(position_json(game)),
                     to_move=game.current,
                     bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
+                    clock=clock_json,
                     created_at=now,
                     updated_at=now,
                 )
@@ -685,7 +790,10 @@ class GameService:
                 )
 
     # ------------------------------------------------------------------ join
-    def join(self, game_id: str, token: str | None, name: object, seat: int | None) -> tuple[LiveGame, dict[str, Any]]:
+    def join(
+        self, game_id: str, token: str | None, name: object, seat: int | None, user: User | None = None
+    ) -> tuple[LiveGame, dict[str, Any]]:
+        """Take a seat (`user`: signed in, the seat is bound to that account)."""
         try:
             display = clean_name(name)
         except ValueError as exc:
@@ -737,15 +845,30 @@ class GameService:
             values: dict[str, Any] = {"name": display, "joined": True, "joined_at": now}
             if not token:
                 values["token_hash"] = hash_token(issued)
+            user_id, account = old.user_id, old.account
+            if user is not None and not live.hotseat:
+                _check_bindable(live, target, user)
+                values["user_id"], user_id, account = user.id, user.id, user.name
             conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(**values))
-            new_seat = replace(old, name=display, joined=True, token_hash=values.get("token_hash", old.token_hash))
+            new_seat = replace(
+                old,
+                name=display,
+                joined=True,
+                token_hash=values.get("token_hash", old.token_hash),
+                user_id=user_id,
+                account=account,
+            )
             new_seats = tuple(new_seat if s.seat == target else s for s in live.seats)
             evs: list[tuple[int | None, Event]] = [(None, Event("player_joined", target, {"name": display}))]
             status = live.status
+            rated = live.rated
             if status == OPEN and all(s.joined for s in new_seats):
                 status = ACTIVE
+                rated = is_rated(live, new_seats)
+                if rated:
+                    conn.execute(games.update().where(games.c.id == live.id).values(rated=True))
                 evs.append((None, Event("game_started", None, {})))
-            new, _ = self._append(conn, live, now, evs, seats=new_seats, status=status)
+            new, _ = self._append(conn, live, now, evs, seats=new_seats, status=status, rated=rated)
             return new, {"seat": target, "token": issued}
 
         return self._change(game_id, change)
@@ -893,3 +1016,143 @@ class GameService:
             except ApiError:  # deleted in between
                 continue
         return out
+
+    # ------------------------------------------------------------------ accounts
+    def my_games(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
+        """The games `user`'s seats are in, newest change first, with whose turn it is."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                sa.select(
+                    games.c.id,
+                    games.c.name,
+                    games.c.edition,
+                    games.c.players,
+                    games.c.status,
+                    games.c.to_move,
+                    games.c.rated,
+                    games.c.updated_at,
+                    seats.c.seat,
+                )
+                .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                .where(seats.c.user_id == user.id)
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "game_id": r.id,
+                "name": r.name,
+                "edition": r.edition,
+                "players": r.players,
+                "status": r.status,
+                "rated": bool(r.rated),
+                "seat": r.seat,
+                "to_move": r.to_move if r.status == ACTIVE else None,
+                "your_turn": r.status == ACTIVE and r.to_move == r.seat,
+                "updated_at": _iso(r.updated_at),
+            }
+            for r in rows
+        ]
+
+    def claim(self, game_id: str, token: str | None, user: User) -> tuple[LiveGame, dict[str, Any]]:
+        """Bind the seat(s) a guest's token controls to `user` (running and finished games alike)."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
+            access = authorise(live, token)
+            if live.hotseat:
+                raise ApiError(409, "hotseat", "a hot-seat game's seats belong to one screen, not to accounts")
+            (target,) = access.seats
+            if not live.seats[target].joined:
+                raise ApiError(409, "not_joined", "join the seat first")
+            if live.seats[target].user_id == user.id:
+                return live, {"seat": target, "claimed": False}
+            _check_bindable(live, target, user)
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(user_id=user.id))
+            new_seats = tuple(replace(s, user_id=user.id, account=user.name) if s.seat == target else s for s in live.seats)
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_claimed", target, {}))], seats=new_seats)
+            return new, {"seat": target, "claimed": True}
+
+        return self._change(game_id, change)
+
+    def resume(self, game_id: str, user: User) -> tuple[LiveGame, dict[str, Any]]:
+        """A new token for `user`'s seat in a game (the seat's old link stops working): how an account gets back
+        into a game without the link."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, dict[str, Any]]:
+            mine = [s for s in live.seats if s.user_id == user.id]
+            if not mine:
+                raise ApiError(403, "not_your_game", "your account has no seat in this game")
+            target = mine[0].seat
+            token = new_token()
+            h = hash_token(token)
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(token_hash=h))
+            new_seats = tuple(replace(s, token_hash=h) if s.seat == target else s for s in live.seats)
+            # an event, so that every process's cached snapshot (and the old token with it) is replaced
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_resumed", target, {}))], seats=new_seats)
+            return new, {"seat": target, "token": token, "join_url": f"/play/{live.id}?token={token}"}
+
+        return self._change(game_id, change)
+
+    # ------------------------------------------------------------------ clocks
+    def clock_scan(self, limit: int = 100) -> tuple[list[str], datetime | None]:
+        """Games whose seat to move has run out of time, and the next deadline after now (None: none)."""
+        now = _now()
+        with self.db.read() as conn:
+            due = [
+                r.id
+                for r in conn.execute(
+                    sa.select(games.c.id)
+                    .where(games.c.deadline <= now, games.c.status == ACTIVE)
+                    .order_by(games.c.deadline)
+                    .limit(limit)
+                ).all()
+            ]
+            nxt = conn.execute(
+                sa.select(sa.func.min(games.c.deadline)).where(games.c.deadline > now, games.c.status == ACTIVE)
+            ).scalar()
+        return due, _aware(nxt)
+
+    def timeout(self, game_id: str) -> tuple[LiveGame, bool]:
+        """Fire the game's deadline if it has passed: the seat to move is taken over by the clock's bot (or dropped).
+        The deadline is read again with the game's row locked (FOR UPDATE on PostgreSQL), so when two processes
+        both see it due, the second finds it gone and does nothing: a timeout fires once."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, bool]:
+            deadline = _aware(conn.execute(sa.select(games.c.deadline).where(games.c.id == live.id)).scalar())
+            if deadline is None or deadline > _now() or live.status != ACTIVE or live.clock is None or live.game.is_over:
+                return live, False
+            seat = live.game.current
+            drop = live.clock.get("on_timeout") == "drop"
+            level = live.clock.get("bot_level") or "medium"
+            values = {"away": not drop, "dropped": drop, "level": level}
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == seat).values(**values))
+            new_seats = tuple(replace(s, **values) if s.seat == seat else s for s in live.seats)
+            late = (_now() - deadline).total_seconds()
+            ev = Event("timeout", seat, {"mode": "drop" if drop else "bot", "level": level, "deadline": _iso(deadline)})
+            new, _ = self._append(conn, live, _now(), [(None, ev)], seats=new_seats)
+            self.last_timeout_lateness = late
+            return new, True
+
+        return self._change(game_id, change)
+
+    def take_back(self, game_id: str, token: str | None, seat: int | None) -> tuple[LiveGame, int]:
+        """A player back after a timeout takes their seat back from the bot (not when dropped)."""
+
+        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, int]:
+            access = authorise(live, token)
+            target = seat if seat is not None else min(access.seats)
+            if target not in access.seats:
+                raise ApiError(403, "not_your_seat", f"this token does not control seat {target}")
+            s = live.seats[target]
+            if s.dropped:
+                raise ApiError(409, "dropped", "you were dropped from this game when your time ran out")
+            if not s.away:
+                raise ApiError(409, "not_away", "your seat is not played by a bot")
+            if live.status != ACTIVE:
+                raise ApiError(409, "game_over", "the game is over")
+            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == target).values(away=False, level=None))
+            new_seats = tuple(replace(x, away=False, level=None) if x.seat == target else x for x in live.seats)
+            new, _ = self._append(conn, live, _now(), [(None, Event("seat_returned", target, {}))], seats=new_seats)
+            return new, target
+
+        return self._change(game_id, change)

@@ -15,10 +15,34 @@ export function mapPath(gameId, summary) {
     : `/api/editions/${encodeURIComponent(summary.edition)}/map`;
 }
 
+/**
+ * The signed-in account ({user, csrf_token}, user null for a guest), asked once per page (GET /api/me). Every change
+ * (POST) sends the CSRF token while signed in: the server refuses a change made by the session cookie without it.
+ */
+let account = null;
+
+export function currentAccount() {
+  if (!account) {
+    account = fetch("/api/me", { headers: { Accept: "application/json" } })
+      .then((res) => (res.ok ? res.json() : { user: null, csrf_token: null }))
+      .catch(() => ({ user: null, csrf_token: null }));
+  }
+  return account;
+}
+
+/** After sign-up, login, logout or a password change: the new session (or none). */
+export function setAccount(me) {
+  account = Promise.resolve(me && me.user ? me : { user: null, csrf_token: null });
+}
+
 export async function api(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (method !== "GET") {
+    const me = await currentAccount();
+    if (me.csrf_token) headers["X-CSRF-Token"] = me.csrf_token;
+  }
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -16,6 +16,7 @@ import { icon } from "./icons.js";
 import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
 import * as sheets from "./sheets.js";
+import { ChatPanel, clockNodes } from "./tablepanel.js";
 
 export async function startGame(root, gameId, params) {
   const game = new GameClient(root, gameId, params);
@@ -236,7 +237,7 @@ export class GameClient {
       h("section", { class: "area-board" }, boardHost, zoom, this.els.waiting),
       h("section", { class: "area-right panel" },
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
-        h("h2", {}, t("game.log")), this.els.log),
+        h("h2", {}, t("game.log")), this.els.log, (this.chat = new ChatPanel(this)).node),
       h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand),
       this.els.sheet); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
     this.sheetKey = null;
@@ -380,7 +381,7 @@ export class GameClient {
       b.style.setProperty("--turn-colour", PLAYER_COLOURS[current % PLAYER_COLOURS.length]);
       b.append(h("span", { class: "turn-dot" }, PLAYER_SHAPES[current % PLAYER_SHAPES.length]));
     }
-    b.append(h("span", { class: "turn-text", id: "turn-text" }, text));
+    b.append(h("span", { class: "turn-text", id: "turn-text" }, text), ...clockNodes(this));
     if (v.final_turns !== null && v.final_turns !== undefined && v.final_turns >= 0 && v.phase !== "over") {
       b.append(h("span", { class: "final-round" }, t("banner.final_round", { count: v.final_turns })));
     }

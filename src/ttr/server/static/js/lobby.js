@@ -1,6 +1,7 @@
 // The lobby (/): create a game (edition, seats, bots, hot-seat, house rules), share invitation
 // links, and find games to continue, join, watch or replay.
 
+import { AccountPanel } from "./account.js";
 import { api, saveToken, savedTokens } from "./api.js";
 import { Board } from "./board.js";
 import { copyText, h, toast } from "./dom.js";
@@ -42,7 +43,9 @@ class Lobby {
       return;
     }
     this.setEdition(this.editions[0].id);
+    this.account = new AccountPanel(this.editions);
     this.render();
+    this.account.start();
     await this.refresh();
     this.timer = setInterval(() => this.refresh(), 5000);
     onLanguageChange(() => this.render());
@@ -88,7 +91,9 @@ class Lobby {
         h("h1", {}, t("lobby.title")),
         h("p", {}, t("lobby.intro")),
         h("label", { class: "name-field" }, h("span", {}, t("lobby.your_name")), this.nameInput)),
-      h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost));
+      this.account ? this.account.node : null,
+      h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost),
+      this.account ? this.account.board : null);
     this.renderLists();
     const ed = this.edition();
     if (ed && ed.board && this.previewHost) {

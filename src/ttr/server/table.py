@@ -1,0 +1,171 @@
+"""At the table: chat per game (a players' channel and a spectators' channel) and rematch.
+
+Chat messages are plain text (control and format characters removed, whitespace collapsed, 1-300 characters),
+stored with the game (``chat`` table) and readable for as long as the game is (replays included). The players'
+channel takes messages from the game's seats (a seat token); the spectators' channel from signed-in accounts
+that have no seat in the game. Both are rate-limited per client and game (``rate_chat``). Clients must render
+the text as text (the browser client uses text nodes), never as markup.
+
+Rematch: a player of a finished game offers the same table again (edition, options, seats and bot levels,
+clock, hot-seat, listing). The first offer creates the new game, with every human seat reserved; each player
+who accepts (the same call, with their seat token of the old game) gets a token for the same seat in the new
+game and is joined under the same name and account. The new game starts when every human seat has accepted.
+Two offers at once (even through two processes) make one game: the old game's row records it with a
+conditional UPDATE, and the loser's copy is deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from .accounts import User
+from .db import chat, games
+from .errors import ApiError
+from .maps import is_custom
+from .security import clean_name
+from .service import ABANDONED, FINISHED, GameService, LiveGame, authorise
+
+CHAT_MAX = 300
+CHANNELS = ("players", "spectators")
+
+
+def post_chat(
+    service: GameService, game_id: str, token: str | None, user: User | None, channel: str, text: object, client: str | None
+) -> dict[str, Any]:
+    live = service.get(game_id)
+    try:
+        body = clean_name(text, CHAT_MAX)
+    except ValueError as exc:
+        raise ApiError(422, "bad_text", f"chat: {str(exc).replace('the name', 'the message')}") from None
+    seat: int | None = None
+    if channel == "players":
+        access = authorise(live, token)
+        seat = min(access.seats)
+        name = live.seats[seat].name or f"Player {seat + 1}"
+    elif channel == "spectators":
+        if user is None:
+            raise ApiError(401, "sign_in_required", "sign in to write in the spectators' chat")
+        if any(s.user_id == user.id for s in live.seats) and live.status not in (FINISHED, ABANDONED):
+            raise ApiError(403, "player", "players write in the players' chat while the game runs")
+        name = user.name
+    else:  # the schema allows only the two
+        raise ApiError(422, "bad_channel", f"unknown channel {channel!r}")
+    if service.rate_check is not None and client is not None:
+        service.rate_check("chat", f"{client}/{game_id}")
+    now = datetime.now(UTC)
+    with service.db.write() as conn:
+        mid = conn.execute(
+            chat.insert().values(game_id=live.id, channel=channel, seat=seat, name=name, text=body, at=now)
+        ).inserted_primary_key[0]
+    return {"id": mid, "channel": channel, "seat": seat, "name": name, "text": body, "at": now.isoformat()}
+
+
+def read_chat(service: GameService, game_id: str, channel: str, since: int, limit: int = 200) -> dict[str, Any]:
+    live = service.get(game_id)
+    with service.db.read() as conn:
+        rows = conn.execute(
+            sa.select(chat)
+            .where(chat.c.game_id == live.id, chat.c.channel == channel, chat.c.id > since)
+            .order_by(chat.c.id)
+            .limit(limit)
+        ).all()
+    return {
+        "messages": [
+            {
+                "id": r.id,
+                "channel": r.channel,
+                "seat": r.seat,
+                "name": r.name,
+                "text": r.text,
+                "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).isoformat(),
+            }
+            for r in rows
+        ]
+    }
+
+
+def _offer(service: GameService, old: LiveGame) -> str:
+    """The rematch game of `old`, created by this call if there is none yet."""
+    with service.db.read() as conn:
+        existing = conn.execute(sa.select(games.c.rematch).where(games.c.id == old.id)).scalar()
+    if existing:
+        return existing
+    with service.db.read() as conn:
+        clock = conn.execute(sa.select(games.c.clock).where(games.c.id == old.id)).scalar()
+    spec_clock = None
+    if clock:
+        c = json.loads(clock)
+        spec_clock = {"kind": c["kind"], "on_timeout": c["on_timeout"], "bot_level": c["bot_level"]}
+        spec_clock["seconds" if c["kind"] == "realtime" else "hours"] = (
+            c["seconds"] if c["kind"] == "realtime" else c["seconds"] // 3600
+        )
+    seat_specs = [
+        {"type": "bot", "level": s.level or "medium"}
+        if s.type == "bot"
+        else {"type": "human", **({"name": s.name} if old.hotseat and s.name else {})}
+        for s in old.seats
+    ]
+    base = old.game.base_edition
+    created = service.create_game(
+        edition=old.edition,
+        custom_map=base.raw if is_custom(base) else None,  # an uploaded map is in no library: send it again
+        players=old.players,
+        options=old.options,
+        seat_specs=seat_specs,
+        hotseat=old.hotseat,
+        public=old.public,
+        name=old.name,
+        clock=spec_clock,
+    )  # the invitation tokens it returns are dropped: each seat gets a new one when its player accepts
+    new_id = created["game_id"]
+    with service.db.write() as conn:
+        won = conn.execute(games.update().where(games.c.id == old.id, games.c.rematch.is_(None)).values(rematch=new_id)).rowcount
+        if won != 1:  # another offer was faster: keep its game
+            conn.execute(games.delete().where(games.c.id == new_id))
+            return conn.execute(sa.select(games.c.rematch).where(games.c.id == old.id)).scalar_one()
+    return new_id
+
+
+def rematch(service: GameService, game_id: str, token: str | None) -> tuple[LiveGame, dict[str, Any]]:
+    """Offer or accept the rematch of a finished game, with a seat token of it: the caller's seat in the new game."""
+    from .db import seats as seats_table
+    from .security import hash_token, new_token
+
+    old = service.get(game_id)
+    access = authorise(old, token)
+    if old.status not in (FINISHED, ABANDONED):
+        raise ApiError(409, "not_finished", "a rematch is offered once the game is over")
+    new_id = _offer(service, old)
+    if old.hotseat:
+        # one screen: the hot-seat token of the new game (every seat was joined at creation)
+        fresh = new_token()
+        with service.db.write() as conn:
+            conn.execute(games.update().where(games.c.id == new_id).values(hotseat_token_hash=hash_token(fresh)))
+        service.forget(new_id)
+        live = service.get(new_id)
+        return live, {"game_id": new_id, "hotseat_token": fresh, "join_url": f"/play/{new_id}?token={fresh}"}
+    seat = min(access.seats)
+    prior = old.seats[seat]
+    fresh = new_token()
+
+    def reserve(conn: sa.Connection, live: LiveGame) -> tuple[LiveGame, None]:
+        from dataclasses import replace
+
+        h = hash_token(fresh)
+        conn.execute(
+            seats_table.update().where(seats_table.c.game_id == live.id, seats_table.c.seat == seat).values(token_hash=h)
+        )
+        new_seats = tuple(replace(s, token_hash=h) if s.seat == seat else s for s in live.seats)
+        from ..engine import Event
+
+        new, _ = service._append(conn, live, datetime.now(UTC), [(None, Event("rematch_accepted", seat, {}))], seats=new_seats)
+        return new, None
+
+    service._change(new_id, reserve)
+    user = User(prior.user_id, prior.account or "") if prior.user_id is not None else None
+    live, _ = service.join(new_id, fresh, prior.name or f"Player {seat + 1}", seat, user)
+    return live, {"game_id": new_id, "seat": seat, "token": fresh, "join_url": f"/play/{new_id}?token={fresh}"}

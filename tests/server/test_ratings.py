@@ -1,0 +1,131 @@
+"""Ratings, leaderboard, profiles and per-player statistics (docs/api.md, Ratings)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from serverkit import bearer
+from test_accounts import csrf, other, signup
+
+from ttr.engine import Game
+from ttr.server import Settings, create_app
+from ttr.server.stats import player_stats
+
+
+@pytest.fixture
+def app_client(settings: Settings):
+    with TestClient(create_app(replace(settings, argon2_time_cost=1, argon2_memory_kib=8192, limits_enabled=False))) as c:
+        yield c
+
+
+def play_fast(client: Any, gid: str, tokens: dict[int, str], rng: random.Random) -> int:
+    """Play the seats by their tokens until the game ends: a claim whenever one is legal (games end sooner)."""
+    played = 0
+    while True:
+        progressed = False
+        for seat, token in tokens.items():
+            st = client.get(f"/api/games/{gid}/state", params={"seat": seat}, headers=bearer(token)).json()
+            if st["summary"]["status"] == "finished":
+                return played
+            if st["legal"] and st["seat"] == seat:
+                claims = [x for x in st["legal"] if x["type"] == "claim"]
+                action = rng.choice(claims or st["legal"])
+                res = client.post(
+                    f"/api/games/{gid}/actions", headers=bearer(token), json={"action": action, "expected_seq": st["seq"]}
+                )
+                assert res.status_code == 200, res.text
+                played += 1
+                progressed = True
+        assert progressed or played < 5000
+
+
+def rated_game(a: Any, b: Any, tok_a: str, tok_b: str, edition: str = "usa") -> tuple[str, dict[int, str]]:
+    created = a.post(
+        "/api/games", json={"edition": edition, "seats": [{"type": "human"}, {"type": "human"}]}, headers=csrf(tok_a)
+    ).json()
+    gid = created["game_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    assert a.post(f"/api/games/{gid}/join", json={"name": "A"}, headers={**bearer(tokens[0]), **csrf(tok_a)}).status_code == 200
+    assert b.post(f"/api/games/{gid}/join", json={"name": "B"}, headers={**bearer(tokens[1]), **csrf(tok_b)}).status_code == 200
+    return gid, tokens
+
+
+def test_rated_game_updates_ratings_leaderboard_and_profile(app_client):
+    a = app_client
+    b = other(a)
+    tok_a, tok_b = signup(a, "alice"), signup(b, "bob")
+    gid, tokens = rated_game(a, b, tok_a, tok_b, "europe")
+    assert a.get(f"/api/games/{gid}").json()["rated"] is True
+    empty = a.get("/api/leaderboard", params={"edition": "europe"}).json()
+    assert empty == {"edition": "europe", "classes": {"2p": [], "3-4p": [], "5p+": []}}
+    play_fast(other(a), gid, tokens, random.Random(5))  # a browser without cookies plays by tokens
+    record = a.get(f"/api/games/{gid}/record").json()
+    game = Game.replay(record)
+    result = game.result()
+    ranks = [x["rank"] for x in result["players"]]
+    board = a.get("/api/leaderboard", params={"edition": "europe", "players": "2p"}).json()["classes"]["2p"]
+    assert [r["name"] for r in board] == (["alice", "bob"] if ranks[0] < ranks[1] else ["bob", "alice"]) or ranks[0] == ranks[1]
+    assert all(r["games"] == 1 for r in board)
+    assert sum(r["wins"] for r in board) == len(result["winners"])
+    if ranks[0] != ranks[1]:
+        assert board[0]["ordinal"] > 0 > board[1]["ordinal"] or board[0]["ordinal"] > board[1]["ordinal"]
+    assert a.get("/api/leaderboard", params={"edition": "usa"}).json()["classes"]["2p"] == []
+    # the profile: history, games per edition, statistics from the record
+    prof = a.get("/api/players/ALICE").json()
+    assert prof["name"] == "alice"
+    assert [(h["game_id"], h["rank"]) for h in prof["history"]] == [(gid, ranks[0])]
+    assert prof["ratings"][0]["edition"] == "europe" and prof["ratings"][0]["class"] == "2p"
+    eu = prof["editions"]["europe"]
+    assert eu["games"] == 1 and eu["rated_games"] == 1 and eu["won"] == (1 if 0 in result["winners"] else 0)
+    totals = eu["totals"]
+    mine = result["players"][0]
+    assert totals["total"] == mine["total"] and totals.get("route_points", 0) == mine["route_points"]
+    # counts checked against the final position, independently of the event counting
+    owned = [r for r, o in zip(game.edition.routes, game.route_owner, strict=True) if o == 0]
+    assert totals.get("routes_claimed", 0) == len(owned)
+    assert totals.get("trains_played", 0) == sum(r.length for r in owned) == game.rules.trains - game.trains[0]
+    assert totals.get("stations_built", 0) == sum(1 for o in game.station_owner if o == 0)
+    assert totals.get("tickets_completed", 0) + totals.get("tickets_failed", 0) == len(game.tickets[0])
+    assert a.get("/api/players/nobody").status_code == 404
+    assert a.get("/api/leaderboard", params={"edition": "mars"}).status_code == 404
+
+
+def test_games_with_bots_or_guests_are_not_rated(app_client):
+    a = app_client
+    tok = signup(a, "carol")
+    created = a.post("/api/games", json={"players": 2}, headers=csrf(tok)).json()  # against a medium bot
+    gid = created["game_id"]
+    token = created["seats"][0]["token"]
+    assert a.post(f"/api/games/{gid}/join", json={"name": "C"}, headers={**bearer(token), **csrf(tok)}).status_code == 200
+    assert a.get(f"/api/games/{gid}").json()["rated"] is False
+    play_fast(other(a), gid, {0: token}, random.Random(2))
+    assert a.get("/api/leaderboard", params={"edition": "usa"}).json()["classes"]["2p"] == []
+    prof = a.get("/api/players/carol").json()
+    assert prof["history"] == [] and prof["ratings"] == []
+    assert prof["editions"]["usa"]["games"] == 1 and prof["editions"]["usa"]["rated_games"] == 0
+
+
+def test_player_stats_from_the_record():
+    """Every edition: the counters agree with what the final position shows."""
+    for edition, n in (("usa", 3), ("europe", 2), ("nordic", 2), ("marklin", 3)):
+        g = Game(edition, n, seed=11)
+        rng = random.Random(3)
+        while not g.is_over:
+            g.step(rng.choice(g.legal_actions()))
+        stats = player_stats(g.record())
+        res = g.result()
+        for p, s in enumerate(stats):
+            owned = [r for r, o in zip(g.edition.routes, g.route_owner, strict=True) if o == p]
+            assert s["routes_claimed"] == len(owned)
+            assert s["trains_played"] == g.rules.trains - g.trains[p]
+            assert s["total"] == res["players"][p]["total"] and s["rank"] == res["players"][p]["rank"]
+            assert s["tickets_kept_setup"] + s["tickets_kept_later"] == len(g.tickets[p])
+            assert s["turns"] > 0 and s["cards_blind"] + s["cards_face_up"] > 0
+            assert ("stations_built" in s) == (g.rules.stations > 0)
+            assert ("tunnels_attempted" in s) == any(r.tunnel for r in g.edition.routes)
+            if "tunnels_claimed" in s:
+                assert s["tunnels_claimed"] == sum(1 for r in owned if r.tunnel)
