@@ -20,6 +20,8 @@ BOTS = [
     "one_step",
     "long_route",
     "racer",
+    "blocker",
+    "hoarder",
     "planner",
     "ismcts:iterations=6:depth=2",
 ]

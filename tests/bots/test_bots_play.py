@@ -13,7 +13,7 @@ from ttr.engine import Game
 from ttr.sim.runner import GameSpec, play_game
 
 EDITIONS = [("usa", 4), ("europe", 4), ("nordic", 3), ("marklin", 4)]
-SCRIPTED = ["destination_hungry", "route_focus", "one_step", "long_route", "racer", "planner"]
+SCRIPTED = ["destination_hungry", "route_focus", "one_step", "long_route", "racer", "planner", "blocker", "hoarder"]
 
 
 def play_checked(edition: str, bots: list[str], seed: int) -> tuple[Game, Counter[str]]:

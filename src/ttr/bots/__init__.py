@@ -10,7 +10,8 @@ from typing import Any
 from .base import Bot, RandomBot
 from .ismcts import ISMCTSBot
 from .personas import DestinationHungryBot, LongRouteExploiterBot, OneStepThinkingBot, RouteFocusBot
-from .planner import PlannerBot, RacerBot
+from .planner import PlannerBot
+from .styles import BlockerBot, HoarderBot, RacerBot
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -19,11 +20,15 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "one_step": OneStepThinkingBot,
     "long_route": LongRouteExploiterBot,
     "racer": RacerBot,
+    "blocker": BlockerBot,
+    "hoarder": HoarderBot,
     "planner": PlannerBot,
     "ismcts": ISMCTSBot,
 }
 
 PERSONAS = ("destination_hungry", "route_focus", "one_step", "long_route")
+# The sparring bots of `ttr gauntlet`: the styles a strong bot must beat.
+GAUNTLET = ("racer", "blocker", "hoarder", *PERSONAS)
 
 # Difficulty levels offered to players; each maps to a bot name plus options.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -65,4 +70,4 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     return BOTS[base_name](seed=seed, **options)
 
 
-__all__ = ["BOTS", "LEVELS", "PERSONAS", "Bot", "RandomBot", "bot_names", "make_bot", "parse_bot_spec"]
+__all__ = ["BOTS", "GAUNTLET", "LEVELS", "PERSONAS", "Bot", "RandomBot", "bot_names", "make_bot", "parse_bot_spec"]

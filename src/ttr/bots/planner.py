@@ -1,12 +1,12 @@
-"""The planner and the racer: the two reference strategies of the project.
+"""The planner: the reference strategy of the project.
 
 * ``planner`` keeps and draws tickets by expected value, plans a cheap network over them (greedy
   Steiner tree on shortest paths), draws the colours that network needs, claims the routes most at
   risk first, rescues blocked tickets with stations, moves passengers when it pays, blocks an
   opponent's short missing link when that costs it nothing it needs, and turns leftover cards into
   points when the game is ending.
-* ``racer`` keeps the fewest, cheapest tickets, never draws more, and claims the longest routes it can
-  afford every turn it can, to end the game before ticket planners are done.
+
+The racer, the blocker and the ticket hoarder it is measured against are in ``styles.py``.
 """
 
 from __future__ import annotations
@@ -256,40 +256,3 @@ class PlannerBot(ScriptedBot):
                 if gain >= best_gain:
                     best, best_gain = pay, gain
         return best
-
-
-class RacerBot(ScriptedBot):
-    """Fewest tickets, longest routes, fastest end (see module docstring)."""
-
-    name = "racer"
-    tunnel_max_extra = 2
-
-    def keep_value(self, s: Situation, chosen: Sequence) -> float:
-        plan = s.plan_for([*s.undone, *chosen], tries=1)
-        # Fewest tickets first, then the cheapest network; never a ticket it cannot reach.
-        return -10 * len(chosen) - plan.trains - 100 * len(plan.dropped)
-
-    def targets(self, s: Situation) -> list[int]:
-        return self.point_targets(s, 2) + s.plan.routes
-
-    def turn(self, s: Situation, legal: Sequence[Action]) -> Action:
-        if s.last_turn:
-            best = self.best_immediate(s, legal)
-            if best is not None:
-                return best
-        ed = s.view.edition
-        claims = self.usable_claims(s, legal)
-        plan_ready = [r for r in s.plan.routes if ed.routes[r].id in claims]
-        longest = self.points_claim(s, legal, min_length=4)
-        if longest is not None:
-            return longest
-        if plan_ready:
-            return self.pay(s, claims[ed.routes[plan_ready[0]].id])
-        action = self.station_rescue(s, legal) or self.passenger_move(s, legal, threshold=6)
-        if action is not None:
-            return action
-        if s.trains <= 6 or s.turns_left <= 3:
-            any_claim = self.points_claim(s, legal)
-            if any_claim is not None:
-                return any_claim
-        return self.draw(s, legal) or self.fallback(s, legal)
