@@ -15,6 +15,7 @@ COMMANDS = {
     "simulate": "ttr.cli.simulate",
     "tournament": "ttr.cli.tournament",
     "compare": "ttr.cli.compare",
+    "gauntlet": "ttr.cli.gauntlet",
     "replay": "ttr.cli.replay",
     "score": "ttr.cli.score",
     "bench": "ttr.cli.bench",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ class GameSpec:
     seed: int
     bots: tuple[str, ...]  # one per seat
     options: tuple[tuple[str, Any], ...] = ()
+    timed: bool = False  # record each seat's CPU time per decision (milliseconds) under "decision_ms"
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
@@ -28,9 +30,17 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     wants_events = [type(b).observe is not Bot.observe for b in bots]
     decisions = 0
     passes = 0
+    times: list[list[float]] = [[] for _ in bots]
+    clock = time.process_time  # CPU time: a busy shared machine does not inflate it
     while not game.is_over:
         p = game.current
-        action = bots[p].act(game.view(p), game.legal_actions())
+        view, legal = game.view(p), game.legal_actions()
+        if spec.timed:
+            start = clock()
+            action = bots[p].act(view, legal)
+            times[p].append(round((clock() - start) * 1000.0, 4))
+        else:
+            action = bots[p].act(view, legal)
         if action.type == "pass":
             passes += 1
         if any(wants_events):
@@ -58,6 +68,8 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     ed = game.edition
     rec["routes"] = {ed.routes[i].id: o for i, o in enumerate(game.route_owner) if o >= 0}  # final owners, for heatmaps
     rec["first_player"] = game.first_player
+    if spec.timed:
+        rec["decision_ms"] = times  # machine-dependent: only in records asked for it
     return rec
 
 

@@ -1,0 +1,143 @@
+"""ttr gauntlet: one bot against each sparring style (racer, blocker, hoarder and the four FDG 2017
+personas), on the editions and player counts asked, seats rotated and seeds fixed; one table with
+win rates, Wilson 95% intervals, mean scores and the bot's time per decision."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+HELP = "play one bot against every gauntlet bot (2p: one opponent, more: copies of it) and print one table"
+
+
+def _csv(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..bots import GAUNTLET
+
+    p.add_argument(
+        "--bot", required=True, help="the bot to test: a name, a level (easy..max) or a spec like ismcts:iterations=200"
+    )
+    p.add_argument("--games", type=int, default=100, help="games per match (edition x players x opponent; default 100)")
+    p.add_argument("--editions", default="usa", help="comma-separated editions (default usa; e.g. usa,europe,nordic,marklin)")
+    p.add_argument("--players", default="2,4", help="comma-separated player counts (default 2,4; an edition's limits apply)")
+    p.add_argument(
+        "--opponents",
+        default=",".join(GAUNTLET),
+        help=f"comma-separated gauntlet bots to play (default all: {','.join(GAUNTLET)})",
+    )
+    p.add_argument("--seed", type=int, default=1, help="first deal seed of every match (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots import make_bot
+    from ..sim import gauntlet
+
+    try:
+        for b in {args.bot, *_csv(args.opponents)}:
+            make_bot(b)  # fail fast on an unknown name or option
+        players = [int(x) for x in _csv(args.players)]
+    except (TypeError, ValueError) as exc:
+        print(f"ttr gauntlet: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("ttr gauntlet: --games must be at least 1", file=sys.stderr)
+        return 2
+    match_list, notes = gauntlet.matches(args.bot, _csv(args.editions), players, _csv(args.opponents))
+    if not match_list:
+        print("ttr gauntlet: nothing to play (" + "; ".join(notes) + ")", file=sys.stderr)
+        return 2
+    total_games = len(match_list) * args.games
+    start = time.perf_counter()
+    progress, on_record = _progress(total_games)
+    try:
+        rows, total = gauntlet.run(args.bot, match_list, args.games, args.seed, args.jobs, on_record)
+    finally:
+        if progress is not None:
+            progress.stop()
+    elapsed = time.perf_counter() - start
+    config = {"bot": args.bot, "games": args.games, "seed": args.seed, "jobs": args.jobs, "seconds": elapsed}
+    if args.json:
+        print(json.dumps({"config": config, "matches": rows, "total": total, "notes": notes}, indent=2))
+        return 0
+    print_table(args.bot, rows, total, config, notes)
+    return 0
+
+
+def _progress(total: int) -> tuple[Any, Any]:
+    """A Rich progress bar on a terminal (None and a no-op callback otherwise)."""
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    except ImportError:
+        return None, None
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return None, None
+    progress = Progress(TextColumn("[bold]gauntlet"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console)
+    task = progress.add_task("games", total=total)
+    progress.start()
+    return progress, lambda rec: progress.update(task, advance=1)
+
+
+COLUMNS = (
+    *("edition", "players", "opponent", "games", "win rate", "95% CI", "score", "opp. score", "turns"),
+    *("ms mean", "ms median", "ms p99"),
+)
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    lo, hi = row["win_rate_ci95"]
+    return [
+        row["edition"],
+        str(row["players"]),
+        row["opponent"] if row["players"] == 2 else f"{row['players'] - 1} x {row['opponent']}",
+        str(row["games"]),
+        f"{row['win_rate']:.1%}",
+        f"{lo:.1%}–{hi:.1%}",
+        f"{row['score']:.1f}",
+        f"{row['opponent_score']:.1f}",
+        f"{row['turns']:.1f}",
+        f"{row['ms_mean']:.2f}",
+        f"{row['ms_median']:.2f}",
+        f"{row['ms_p99']:.2f}",
+    ]
+
+
+def print_table(bot: str, rows: list[dict[str, Any]], total: dict[str, Any], config: dict[str, Any], notes: list[str]) -> None:
+    lo, hi = total["win_rate_ci95"]
+    title = f"gauntlet: {bot}, {config['games']} games a match, seed {config['seed']}"
+    footer = (
+        f"all {total['games']} games: {total['win_rate']:.1%} [{lo:.1%}–{hi:.1%}]; {bot} per decision: mean "
+        f"{total['ms_mean']:.2f} ms, median {total['ms_median']:.2f} ms, p99 {total['ms_p99']:.2f} ms over "
+        f"{total['decisions']} decisions; {config['seconds']:.1f} s with {config['jobs']} job(s)"
+    )
+    lines = [*notes, footer]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        table_rows = [list(COLUMNS), *(_cells(r) for r in rows)]
+        widths = [max(len(r[i]) for r in table_rows) for i in range(len(COLUMNS))]
+        print(title)
+        for r in table_rows:
+            print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+        for line in lines:
+            print(line)
+        return
+    con = Console(width=None if Console().is_terminal else 160)
+    table = Table(title=title)
+    for col in COLUMNS:
+        table.add_column(col, justify="left" if col in ("edition", "opponent") else "right")
+    for r in rows:
+        table.add_row(*_cells(r))
+    con.print(table)
+    for line in lines:
+        con.print(line)

@@ -1,0 +1,130 @@
+"""The gauntlet: one bot against each sparring style, on every edition and player count asked.
+
+A *match* is (edition, players, opponent): at 2 players the bot against one opponent, at more the
+bot against copies of that opponent. Each match is an ordinary tournament schedule of one lineup
+(``tournament.schedule``: seats rotated on the same deal, fixed seeds), run by the tournament
+runner with decision timing on, and summarised by ``stats.tournament_summary`` (Wilson intervals).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..bots import GAUNTLET
+from ..editions import get_edition
+from . import tournament
+from .runner import GameSpec
+from .stats import tournament_summary, wilson
+
+
+@dataclass(frozen=True)
+class Match:
+    edition: str
+    players: int
+    opponent: str
+
+    def lineup(self, bot: str) -> tuple[str, ...]:
+        return (bot, *([self.opponent] * (self.players - 1)))
+
+
+def matches(
+    bot: str, editions: Sequence[str], players: Sequence[int], opponents: Sequence[str] | None = None
+) -> tuple[list[Match], list[str]]:
+    """The matches to play, and notes on those left out (an edition's player limits, the bot itself)."""
+    out: list[Match] = []
+    notes: list[str] = []
+    opps = list(opponents) if opponents else list(GAUNTLET)
+    for ed_name in editions:
+        lo, hi = get_edition(ed_name).rules.players
+        for n in players:
+            if not lo <= n <= hi:
+                notes.append(f"{ed_name} is for {lo}-{hi} players: {n} players skipped")
+                continue
+            for opp in opps:
+                if opp == bot:
+                    continue  # a bot against itself tells nothing and its rows would merge
+                out.append(Match(ed_name, n, opp))
+    if bot in opps:
+        notes.append(f"{bot} is not played against itself")
+    return out, notes
+
+
+def percentile(xs: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) of xs by the nearest-rank method (0 for no data)."""
+    if not xs:
+        return 0.0
+    ordered = sorted(xs)
+    k = max(0, min(len(ordered) - 1, int(-(-q * len(ordered) // 1)) - 1))
+    return ordered[k]
+
+
+def bot_times(bot: str, records: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """Milliseconds per decision of `bot`, and of the other seats, over timed records."""
+    ms: list[float] = []
+    opp_ms: list[float] = []
+    for rec in records:
+        for seat, name in enumerate(rec["bots"]):
+            (ms if name == bot else opp_ms).extend(rec["decision_ms"][seat])
+    return ms, opp_ms
+
+
+def timing(ms: Sequence[float]) -> dict[str, float]:
+    return {
+        "decisions": len(ms),
+        "ms_mean": statistics.fmean(ms) if ms else 0.0,
+        "ms_median": statistics.median(ms) if ms else 0.0,
+        "ms_p99": percentile(ms, 0.99),
+    }
+
+
+def summarise_match(bot: str, match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One table row: the bot's win rate and interval, mean scores, game length, time per decision."""
+    summary = tournament_summary(records)
+    mine = summary["bots"][bot]
+    theirs = summary["bots"][match.opponent]
+    ms, opp_ms = bot_times(bot, records)
+    return {
+        "edition": match.edition,
+        "players": match.players,
+        "opponent": match.opponent,
+        "games": summary["games"],
+        "wins": mine["wins"],
+        "win_rate": mine["win_rate"],
+        "win_rate_ci95": mine["win_rate_ci95"],
+        "score": mine["mean_score"],
+        "opponent_score": theirs["mean_score"],
+        "route_points": mine["mean_route_points"],
+        "opponent_route_points": theirs["mean_route_points"],
+        "tickets_failed": mine["tickets_failed"],
+        "turns": summary["turns"]["mean"],
+        **timing(ms),
+        "opponent_ms_mean": timing(opp_ms)["ms_mean"],
+    }
+
+
+def run(
+    bot: str,
+    match_list: Sequence[Match],
+    games: int,
+    seed: int = 1,
+    jobs: int = 1,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play `games` games of every match (one pool for all of them): a summary row per match, and totals."""
+    specs: list[GameSpec] = []
+    bounds: list[tuple[int, int]] = []
+    for m in match_list:
+        part = [replace(s, timed=True) for s in tournament.schedule(m.edition, m.players, m.lineup(bot), games, seed)]
+        bounds.append((len(specs), len(specs) + len(part)))
+        specs.extend(part)
+    records = tournament.run(specs, "local", jobs, on_record=on_record)
+    rows = [summarise_match(bot, m, records[a:b]) for m, (a, b) in zip(match_list, bounds, strict=True)]
+    games = sum(r["games"] for r in rows)
+    wins = sum(r["wins"] for r in rows)
+    lo, hi = wilson(wins, games)
+    total = {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "win_rate_ci95": [lo, hi]}
+    total.update(timing(bot_times(bot, records)[0]))
+    return rows, total
