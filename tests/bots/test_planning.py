@@ -199,3 +199,45 @@ def test_situation_plans_over_open_tickets_only() -> None:
             assert set(s.plan.open) | set(s.plan.dropped) == open_ids
             assert {t.index for t in s.done}.isdisjoint(open_ids)
         game.step(bots[p].act(view, game.legal_actions()))
+
+
+def test_hand_weights_cost_routes_by_the_cards_still_missing() -> None:
+    from ttr.bots.situation import hand_weights
+
+    ed = get_edition("usa")
+    info = map_info(ed)
+    weights = route_weights(info, [-1] * info.nroutes, 2, 0, 45)
+    r = next(x for x in range(info.nroutes) if info.colour[x] >= 0 and info.length[x] == 4)
+    hand = [0] * NCARDS
+    hand[info.colour[r]] = 3
+    cheaper = hand_weights(info, ed.rules, weights, hand, 0.5)
+    assert cheaper[r] == pytest.approx(weights[r] - 0.5 * 3)
+    other = next(x for x in range(info.nroutes) if info.colour[x] >= 0 and info.colour[x] != info.colour[r])
+    assert cheaper[other] == weights[other]  # no card of its colour: its weight is unchanged
+    hand[LOCOMOTIVE] = 2  # locomotives are wild on the USA map: the route is covered
+    assert hand_weights(info, ed.rules, weights, hand, 0.5)[r] == pytest.approx(weights[r] - 0.5 * 4)
+    surcharge = hand_weights(info, ed.rules, weights, [0] * NCARDS, -0.3)
+    assert surcharge[r] == pytest.approx(weights[r] + 0.3 * 4)  # a negative share charges the missing cards
+    owned = list(weights)
+    owned[r] = 0.0
+    assert hand_weights(info, ed.rules, owned, hand, 0.5)[r] == 0.0
+
+
+def test_game_clock_can_count_opponents_cards_as_trains_to_come() -> None:
+    game = Game("usa", 2, 1)
+    bots = [make_bot("racer", seed=i) for i in range(2)]
+    for _ in range(40):
+        p = game.current
+        game.step(bots[p].act(game.view(p), game.legal_actions()))
+    view = game.view(game.current)
+    assert max(view.hand_sizes) > game.edition.rules.starting_hand
+    assert turns_left(view, (), 0.5) < turns_left(view, (), 0.0)
+
+
+def test_planner_options_play_whole_games_on_every_edition() -> None:
+    from test_bots_play import play_checked
+
+    spec = "planner:hand_cost=0.4:endgame=true:keep_locos=true:spare_long=5:spare_pay=2:clock_hand=0.4"
+    for edition in ("usa", "europe", "nordic", "marklin"):
+        game, _ = play_checked(edition, [spec, "racer"], 2)
+        assert game.is_over

@@ -49,6 +49,8 @@ class ScriptedBot(Bot):
 
     name = "scripted"
     plan_tries = 3  # ticket orders tried by the network planner
+    clock_hand = 0.0  # the game clock counts each opponent card in hand as this much of a train laid
+    hand_cost = 0.0  # share of a route's length costed as cards to collect when planning (0: length only)
     tunnel_max_extra = 1  # surcharge paid for a tunnel the bot does not really need
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
@@ -93,6 +95,7 @@ class ScriptedBot(Bot):
             view.trains[me],
             tuple(view.station_owner),
             view.stations_left[me],
+            tuple(view.hand or ()) if self.hand_cost else (),
         )
         plan = self._plan if key == self._plan_key else None
         if not self.history or self.history[-1][0] != view.turn:
@@ -102,7 +105,9 @@ class ScriptedBot(Bot):
         return s
 
     def make_situation(self, view: PlayerView, plan: Plan | None) -> Situation:
-        return Situation(view, tries=self.plan_tries, plan=plan, history=self.history)
+        return Situation(
+            view, tries=self.plan_tries, plan=plan, history=self.history, hand_cost=self.hand_cost, clock_hand=self.clock_hand
+        )
 
     # ------------------------------------------------------------------ what the bot wants
     def targets(self, s: Situation) -> list[int]:

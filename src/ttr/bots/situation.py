@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import LOCOMOTIVE, PLUS4
-from ..editions import Ticket
+from ..editions import Rules, Ticket
 from ..engine.view import PlayerView
 from .board import (
     INF,
@@ -29,7 +29,7 @@ RECENT_WINDOW = 8  # turns per player over which the recent pace is measured
 FACE_UP_HELP = 0.25  # extra chance a drawn card is useful thanks to the five face-up cards
 
 
-def turns_left(view: PlayerView, history: Sequence[tuple[int, Sequence[int]]] = ()) -> float:
+def turns_left(view: PlayerView, history: Sequence[tuple[int, Sequence[int]]] = (), hand_weight: float = 0.0) -> float:
     """Estimated turns each player still gets before the game ends (0 in the final round).
 
     Each player's pace is the larger of their average pace (with a prior) and their recent pace
@@ -49,12 +49,43 @@ def turns_left(view: PlayerView, history: Sequence[tuple[int, Sequence[int]]] = 
             break
     best = INF
     for q in range(n):
-        used = rules.trains - view.trains[q]
+        # Cards in hand (a public count) are trains about to be laid: with hand_weight > 0 each
+        # counts as that much of a train already spent.
+        held = hand_weight * max(0, view.hand_sizes[q] - rules.starting_hand) if hand_weight else 0.0
+        held = min(held, float(view.trains[q]))
+        used = rules.trains - view.trains[q] + held
         rate = (used + CLOCK_PRIOR_RATE * CLOCK_PRIOR_TURNS) / (each + CLOCK_PRIOR_TURNS)
         if past is not None:
             rate = max(rate, (past[1][q] - view.trains[q]) / ((view.turn - past[0]) / n))
-        best = min(best, max(0, view.trains[q] - rules.end_trigger_trains) / max(rate, 0.5))
+        best = min(best, max(0, view.trains[q] - held - rules.end_trigger_trains) / max(rate, 0.5))
     return best + 1.0
+
+
+def hand_weights(info: MapInfo, rules: Rules, weights: Sequence[float], hand: Sequence[int], share: float) -> list[float]:
+    """Planning weights that cost a route by the cards still missing for it, given the hand.
+
+    `weights` are ``length + ROUTE_OVERHEAD`` for open routes; a share `share` of the length is
+    counted as cards to collect, so a route the hand already pays for costs ``(1 - share) × length
+    + overhead`` and one with no card in hand costs what it did. Each route is costed against the
+    whole hand on its own (a cheap estimate: routes of one colour share the cards).
+    """
+    out = list(weights)
+    wild = hand[LOCOMOTIVE] + hand[PLUS4]
+    wild_all = rules.locomotives_wild == "all"
+    best = max(hand[:8])
+    for r, w in enumerate(weights):
+        if w == 0.0 or w == INF:
+            continue
+        length = info.length[r]
+        c = info.colour[r]
+        have = best if c < 0 else hand[c]
+        ferry = info.ferry[r]
+        usable_wild = wild if (wild_all or info.tunnel[r] or ferry) else min(wild, ferry)
+        covered = min(length, have + usable_wild) if ferry == 0 else min(length - ferry, have) + min(ferry, wild)
+        if ferry and (wild_all or info.tunnel[r]):
+            covered = min(length, covered + max(0, wild - ferry))
+        out[r] = w - share * covered if share > 0 else w - share * (length - covered)
+    return out
 
 
 def borrow_weights(info: MapInfo, view: PlayerView) -> list[float] | None:
@@ -87,6 +118,8 @@ class Situation:
         use_stations: bool = True,
         plan: Plan | None = None,
         history: Sequence[tuple[int, Sequence[int]]] = (),
+        hand_cost: float = 0.0,
+        clock_hand: float = 0.0,
     ) -> None:
         self.view = view
         self.info = info = map_info(view.edition)
@@ -101,12 +134,16 @@ class Situation:
         self.done = [t for t in self.tickets if ticket_connected(self.labels, t)]
         self.undone = [t for t in self.tickets if not ticket_connected(self.labels, t)]
         self.weights = route_weights(info, view.route_owner, view.players, me, self.trains)
+        # Planning weights: with hand_cost > 0, a route's cards already in hand make it cheaper.
+        self.plan_weights = hand_weights(info, self.rules, self.weights, self.hand, hand_cost) if hand_cost else self.weights
         self.borrow = borrow_weights(info, view) if use_stations else None
         self.stations = view.stations_left[me] if use_stations else 0
-        self.plan: Plan = plan or plan_network(info, self.weights, self.undone, self.trains, self.borrow, self.stations, tries)
+        self.plan: Plan = plan or plan_network(
+            info, self.plan_weights, self.undone, self.trains, self.borrow, self.stations, tries
+        )
         self.choose_lanes()
         self.needs: Needs = card_needs(info, self.rules, self.plan.routes, self.hand)
-        self.turns_left = turns_left(view, history)
+        self.turns_left = turns_left(view, history, clock_hand)
         self.memo: dict[str, Any] = {}  # values derived once per decision by the bots
         self.last_turn = view.final_turns >= 0
 
@@ -137,7 +174,7 @@ class Situation:
             self.plan.ticket_routes = {t: [swap.get(r, r) for r in rs] for t, rs in plan.ticket_routes.items()}
 
     def plan_for(self, tickets: Sequence[Ticket], tries: int = 2) -> Plan:
-        return plan_network(self.info, self.weights, tickets, self.trains, self.borrow, self.stations, tries)
+        return plan_network(self.info, self.plan_weights, tickets, self.trains, self.borrow, self.stations, tries)
 
     def turns_needed(self, plan: Plan) -> float:
         """Turns to finish `plan`: one per claim, plus the draws for the missing cards.
