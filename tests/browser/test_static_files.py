@@ -106,3 +106,16 @@ def test_translations_are_not_english_copies() -> None:
         other = load(lang)
         same = [k for k in en if other[k] == en[k] and not k.startswith("lang.") and k not in shared]
         assert len(same) < 0.05 * len(en), f"{lang}: {len(same)} strings identical to English, e.g. {same[:8]}"
+
+
+def test_every_bot_level_has_a_style_line_for_the_lobby() -> None:
+    from ttr.bots import LEVELS
+
+    lobby = js_sources()["lobby.js"]
+    match = re.search(r"const LEVELS = \[([^\]]*)\]", lobby)
+    assert match is not None
+    assert [x.strip().strip('"') for x in match.group(1).split(",")] == list(LEVELS)
+    assert "title: t(`level_style.${lv}`)" in lobby  # the level's style is the option's tooltip
+    en = load("en")
+    for level in LEVELS:
+        assert en[f"level_style.{level}"].strip()

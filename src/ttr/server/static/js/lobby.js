@@ -179,7 +179,7 @@ class Lobby {
       }, h("option", { value: "human", selected: value === "human" }, t(i === 0 || f.hotseat ? "lobby.human" : "lobby.invited")),
       // an open seat: anyone in the lobby may take it (an invited seat is reserved for its link)
       i > 0 && !f.hotseat ? h("option", { value: "open", selected: value === "open" }, t("lobby.open_choice")) : null,
-      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}` }, t("lobby.bot_level", { level: t(`level.${lv}`) }))));
+      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}`, title: t(`level_style.${lv}`) }, t("lobby.bot_level", { level: t(`level.${lv}`) }))));
       const nameField = s.type === "human" && f.hotseat
         ? h("input", { type: "text", class: "seat-name", maxlength: "32", value: s.name || (i === 0 ? this.myName() : ""), placeholder: t("seat.player_n", { n: i + 1 }), oninput: (ev) => { s.name = ev.target.value; } })
         : null;
