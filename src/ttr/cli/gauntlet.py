@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--opponents",
         default=",".join(GAUNTLET),
-        help=f"comma-separated gauntlet bots to play (default all: {','.join(GAUNTLET)})",
+        help=f"comma-separated gauntlet bots to play (default: all of {', '.join(GAUNTLET)})",
     )
     p.add_argument("--seed", type=int, default=1, help="first deal seed of every match (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
