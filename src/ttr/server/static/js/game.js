@@ -119,8 +119,7 @@ export class GameClient {
   addLog(seq, ev) {
     if (seq <= this.logSeq) return;
     this.logSeq = seq;
-    const text = describeEvent(ev, this.map, this.summary, !this.hotseat);
-    if (text) this.log.push({ seq, text, ev });
+    this.log.push({ seq, ev }); // worded when drawn (renderLog), so a language switch re-words the whole log
   }
 
   connect() {
@@ -232,12 +231,12 @@ export class GameClient {
         h("button", { type: "button", class: "button ghost", onclick: () => sheets.showHelp(this) }, "? ", t("game.help"))),
       h("section", { class: "area-left panel" },
         h("h2", {}, t("game.players")), this.els.players,
-        h("h2", {}, t("game.my_tickets")), this.els.tickets),
+        h("h2", { id: "tickets-heading" }, t(this.watching ? "game.tickets" : "game.my_tickets")), this.els.tickets),
       h("section", { class: "area-board" }, boardHost, zoom, this.els.waiting),
       h("section", { class: "area-right panel" },
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
         h("h2", {}, t("game.log")), this.els.log),
-      h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand),
+      h("section", { class: "area-hand panel" }, h("h2", { id: "hand-heading" }, t(this.watching ? "game.cards" : "game.my_cards")), this.els.hand),
       this.els.sheet); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
     this.sheetKey = null;
     this.root.replaceChildren(layout);
@@ -446,6 +445,9 @@ export class GameClient {
 
   get covered() { return this.coverFor !== null && this.hotseat; }
 
+  /** A spectator or the replay viewer: no seat of ours, so the page's wording is neutral ("Tickets", not "My tickets"). */
+  get watching() { return this.watch || !this.token || (this.state && this.state.seat === null); }
+
   renderTickets() {
     const v = this.view;
     const host = this.els.tickets;
@@ -453,7 +455,8 @@ export class GameClient {
     if (this.covered) return;
     const tickets = v.tickets || [];
     if (this.mySeat === null) {
-      host.append(h("li", { class: "empty" }, t("tickets.spectator")));
+      if (v.phase === "over" && v.result) this.allTickets(host); // the end reveals everyone's tickets
+      else host.append(h("li", { class: "empty" }, t("tickets.watching")));
       return;
     }
     if (!tickets.length) {
@@ -469,6 +472,23 @@ export class GameClient {
     tickets.forEach((tk, i) => {
       host.append(this.ticketItem(tk, status[i]));
     });
+  }
+
+  /** Watching a finished game (spectator, end of a replay): every player's tickets and whether each was completed. */
+  allTickets(host) {
+    for (const res of this.view.result.players) {
+      const list = res.tickets || [];
+      const done = list.filter((x) => x.completed).length;
+      host.append(h("li", { class: "ticket-owner", dataset: { seat: String(res.player) }, style: { "--player": PLAYER_COLOURS[res.player % PLAYER_COLOURS.length] } },
+        h("span", { class: "player-chip", "aria-hidden": "true" }, PLAYER_SHAPES[res.player % PLAYER_SHAPES.length]),
+        t("tickets.player_done", { player: seatName(this.summary, res.player), done, count: list.length })));
+      for (const x of list) {
+        const tk = this.map.tickets.find((m) => m.id === x.id) || { id: x.id, a: x.id, b: "", points: x.points };
+        const item = this.ticketItem({ ...tk, points: x.points ?? tk.points }, x.completed ? "done" : "failed");
+        item.dataset.seat = String(res.player);
+        host.append(item);
+      }
+    }
   }
 
   ticketItem(tk, status) {
@@ -555,7 +575,7 @@ export class GameClient {
     host.replaceChildren();
     if (this.covered) return;
     if (!v.hand) {
-      host.append(h("p", { class: "empty" }, t("hand.spectator")));
+      host.append(h("p", { class: "empty" }, t("hand.watching")));
       return;
     }
     const paying = this.sheet && (this.sheet.kind === "claim" || this.sheet.kind === "station") ? this.sheet
@@ -669,13 +689,16 @@ export class GameClient {
   renderLog() {
     if (!this.els) return;
     const host = this.els.log;
-    const items = this.log.slice(-200);
-    host.replaceChildren(...items.map((e) => {
+    const worded = this.log.map((e) => ({ ...e, text: describeEvent(e.ev, this.map, this.summary, this.logSecrets()) })).filter((e) => e.text);
+    host.replaceChildren(...worded.slice(-200).map((e) => {
       const who = e.ev.player;
-      return h("li", { dataset: { seq: String(e.seq) }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
+      return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
     }));
     host.scrollTop = host.scrollHeight;
   }
+
+  /** May the log tell the private forms of events (a blind draw's colour, tickets kept)? Not on a shared hot-seat screen. */
+  logSecrets() { return !this.hotseat; }
 
   // ---------------------------------------------------------------- clicks
   /** Say why a click did nothing; on a touch screen a tapped route also gets the details a mouse would hover for. */
