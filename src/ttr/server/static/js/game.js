@@ -74,6 +74,76 @@ export class GameClient {
     this.connect();
     this.render();
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  // ---------------------------------------------------------------- keyboard
+  /**
+   * Keyboard play (the keys table is in docs/client.md and in *How to play*): 1–5 take a face-up card, D draws
+   * from the deck, T draws tickets, R / Shift+R move the focus to the next / previous route you can claim (or city
+   * you can pick), Enter on it opens its dialog; in a dialog 1–9 pick the n-th choice, A keeps every ticket,
+   * Enter confirms, Escape cancels; S builds a station, M moves a passenger, P passes, U undoes, ? opens the help.
+   */
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented || !this.state || !this.els) return;
+    const target = ev.target instanceof Element ? ev.target : null;
+    if (target && target.closest("input, select, textarea, [contenteditable]") && ev.key !== "Escape" && ev.key !== "Enter") return;
+    const modal = document.querySelector(".modal");
+    if (ev.key === "Escape" && modal) { ev.preventDefault(); modal.remove(); return; }
+    if (modal || this.covered) return; // the help box, or the hot-seat cover (its button has the focus)
+    const sheet = this.els.sheet.hidden ? null : this.els.sheet.querySelector(".sheet-box");
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const onControl = target && target.closest("button, a, [role=button], input, label, li[tabindex]");
+    if (sheet) {
+      if (key === "Escape") {
+        const cancel = sheet.querySelector("#sheet-cancel");
+        if (cancel) { ev.preventDefault(); cancel.click(); }
+        return;
+      }
+      if (key === "Enter" && !onControl) { // Enter on a button presses that button; elsewhere, the dialog's confirm
+        const confirm = sheet.querySelector(":is(#confirm-claim, #confirm-station, #confirm-keep, #tunnel-pay):not([disabled])");
+        if (confirm) { ev.preventDefault(); confirm.click(); }
+        return;
+      }
+      if (/^[1-9]$/.test(key)) {
+        const choices = sheet.querySelectorAll(".offer input[type=checkbox], .mix-options button, #place-sheet .sheet-foot button, .move-list li");
+        const pick = choices[Number(key) - 1];
+        if (pick) { ev.preventDefault(); pick.click(); pick.focus(); }
+        return;
+      }
+      if (key === "a") { const all = sheet.querySelector("#keep-all"); if (all) { ev.preventDefault(); all.click(); } return; }
+      if (key === "r") { ev.preventDefault(); this.cycleFocus(ev.shiftKey ? -1 : 1, "g.city.pickable"); return; } // a dialog asking for a city
+      return;
+    }
+    if (key === "Escape" && this.pinnedTicket) { document.querySelector(`#my-tickets [data-ticket="${this.pinnedTicket}"]`)?.click(); return; }
+    const act = {
+      d: () => this.onDeck(),
+      t: () => this.onDrawTickets(),
+      r: () => this.cycleFocus(ev.shiftKey ? -1 : 1),
+      s: () => this.els.actions.querySelector("#build-station:not([disabled])")?.click(),
+      m: () => this.els.actions.querySelector("#move-passenger:not([disabled])")?.click(),
+      p: () => this.els.actions.querySelector("#pass")?.click(),
+      u: () => { if (!this.els.undo.hidden) this.undo(); },
+      "?": () => sheets.showHelp(this),
+    }[key];
+    if (/^[1-5]$/.test(key) && this.view.market) { ev.preventDefault(); this.onMarket(Number(key) - 1); return; }
+    if (act) { ev.preventDefault(); act(); }
+  }
+
+  /** Move the keyboard focus to the next (dir 1) or previous (-1) route that can be claimed or city that can be picked. */
+  cycleFocus(dir, selector = "g.route.claimable, g.city.pickable") {
+    const list = [...this.board.host.querySelectorAll(selector)];
+    if (!list.length) {
+      const why = this.notMyTurnReason();
+      this.explain(why || t("keys.nothing_to_pick"));
+      return;
+    }
+    const at = list.indexOf(document.activeElement && document.activeElement.closest ? document.activeElement.closest("g.route, g.city") : null);
+    const next = list[at < 0 ? (dir > 0 ? 0 : list.length - 1) : (at + dir + list.length) % list.length];
+    next.focus();
+    const id = next.dataset.route;
+    const route = id ? this.map.routes.find((r) => r.id === id) : null;
+    this.board.reveal(route ? { routes: [id], cities: [route.a, route.b] } : { cities: [next.dataset.city] }, this.sheetCover());
   }
 
   // ---------------------------------------------------------------- server
@@ -634,7 +704,13 @@ export class GameClient {
 
   renderSheet() {
     const node = this.covered ? null : sheets.currentSheet(this);
-    if (!node && !this.els.sheet.hidden) this.board.restore(); // the dialog closed: back to the player's view
+    if (node && this.els.sheet.hidden) this.returnFocus = document.activeElement; // given back when the dialog closes
+    if (!node && !this.els.sheet.hidden) {
+      this.board.restore(); // the dialog closed: back to the player's view
+      const back = this.returnFocus;
+      this.returnFocus = null;
+      if (back && back !== document.body && back.isConnected && (this.els.sheet.contains(document.activeElement) || document.activeElement === document.body)) back.focus({ preventScroll: true });
+    }
     this.els.sheet.hidden = !node;
     this.els.sheet.dataset.kind = node ? node.id : "";
     this.els.sheet.replaceChildren(...(node ? [node] : []));
@@ -674,6 +750,7 @@ export class GameClient {
       }, t("hotseat.ready", { player: name })),
       this.state.can_undo ? h("p", {}, h("button", { type: "button", class: "button", id: "cover-undo", onclick: () => this.undo() },
         "↶ ", t("hotseat.undo", { player: seatName(this.summary, this.shownSeat ?? seat) }))) : null));
+    this.cover.querySelector("#cover-ready").focus(); // Enter: ready
   }
 
   renderFinal() {
