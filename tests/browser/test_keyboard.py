@@ -49,7 +49,8 @@ def focused(page: Any) -> dict[str, Any]:
                  claimable: !!(g && g.classList.contains('claimable')), pickable: !!(g && g.classList.contains('pickable')),
                  outline: cs.outlineStyle, outlineWidth: parseFloat(cs.outlineWidth) || 0, outlineColor: cs.outlineColor,
                  glow: glow && glow.stroke, glowOpacity: glow && Number(glow.strokeOpacity),
-                 inBoard: r.left >= board.left - 1 && r.right <= board.right + 1 && r.top >= board.top - 1 && r.bottom <= board.bottom + 1 };
+                 inBoard: r.left >= board.left - 1 && r.right <= board.right + 1
+                   && r.top >= board.top - 1 && r.bottom <= board.bottom + 1 };
     }"""
     )
 
