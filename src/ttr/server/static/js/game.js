@@ -323,6 +323,7 @@ export class GameClient {
         tipAvoid: () => (this.els.sheet.hidden ? null : this.els.sheet), // a tooltip never covers a dialog
       });
     }
+    if (this.board.svg) this.board.svg.setAttribute("aria-label", t("board.label", { edition: t(`edition.${this.summary.edition}`) }));
   }
 
   /** The open dialog if it lies over the board (the bottom sheet of narrow screens), else null. */

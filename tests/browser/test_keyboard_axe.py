@@ -1,31 +1,50 @@
 """Keyboard play (issue 15, "beyond both"): every action without a mouse, at 1366×768 and 390×844 — 1–5 take a
 face-up card, D draws blind, T draws tickets, R / Shift+R walk the routes that can be claimed (and the cities that
 can be picked), Enter opens and confirms a dialog, Escape cancels, 1–9 and A choose in a dialog; the exact action
-each key sends is checked, and the focus is visible (outline or glow measured on every element Tab reaches)."""
+each key sends is checked, and the focus is visible (outline or glow measured on every element Tab reaches).
+
+Accessibility scan with axe-core, on the same pages: no serious or critical violation on the lobby, a game of each of
+the four editions (with a claim dialog open) and the final score sheet, at 1366×768 (every page) and 390×844 (lobby,
+a USA game, the score sheet). axe-core is vendored in tests/browser/vendor/axe-core (not served by the game server);
+every violation found, of any impact, is printed and written to artifacts/axe.json."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
-from crafted import SIZES, Table, my_turn_position, play_until, setup_position, table_fixture, with_hand
+from browser_helpers import ARTIFACTS, Server, wait_ready
+from crafted import SIZES, Table, my_turn_position, play_until, setup_position, with_hand
 
 VARIED = {"red": 3, "orange": 2, "yellow": 1, "green": 4, "blue": 3, "purple": 2, "white": 1, "black": 2, "locomotive": 3}
 SMALL = {"red": 1, "blue": 1}  # nine routes to claim: R walks through all of them
 GLOW = "rgb(255, 157, 0)"
 
-table = table_fixture()
-desktop = table_fixture({"desktop": SIZES["desktop"]})  # the Europe station flow: one size (a Europe board costs a layout)
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def table(request: Any, browser: Any, server: Server) -> Iterator[Table]:
+    """One page per size for this module's keyboard and accessibility tests, with axe-core injected (an init script,
+    which the page's Content-Security-Policy does not block: it is not one of the page's scripts)."""
+    w, h = SIZES[request.param]
+    tb = Table(browser, server, w, h)
+    tb.context.add_init_script(path=str(AXE))
+    yield tb
+    tb.close()
+
+
+DESKTOP_ONLY = pytest.mark.parametrize("table", ["desktop"], indirect=True)
 
 
 @pytest.fixture(autouse=True)
-def no_page_errors(request: Any) -> Iterator[None]:
+def no_page_errors(table: Table) -> Iterator[None]:
     yield
-    for name in ("table", "desktop"):
-        if name in request.fixturenames:
-            request.getfixturevalue(name).check()
+    table.check()
 
 
 def press(table: Table, key: str) -> list[dict[str, Any]]:
@@ -148,8 +167,8 @@ def test_tickets_with_the_keyboard(table: Table) -> None:
     assert press(table, "Enter") == [{"type": "keep_tickets", "tickets": sorted(offered)}]
 
 
-def test_a_station_with_the_keyboard(desktop: Table) -> None:
-    table = desktop
+@DESKTOP_ONLY
+def test_a_station_with_the_keyboard(table: Table) -> None:
     game = play_until(
         "europe",
         2,
@@ -170,3 +189,65 @@ def test_a_station_with_the_keyboard(desktop: Table) -> None:
     page.wait_for_selector("#station-sheet")
     sent = press(table, "Enter")
     assert [(a["type"], a["city"]) for a in sent] == [("build_station", f["city"])]
+
+
+# ---------------------------------------------------------------------- axe-core
+RUN_AXE = """async () => {
+  if (!window.axe) return null;
+  const r = await window.axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+    targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ')) }));
+}"""
+RESULTS: dict[str, Any] = {}
+
+
+def scan(page: Any, what: str) -> list[dict[str, Any]]:
+    found = page.evaluate(RUN_AXE)
+    assert found is not None, "axe-core was not injected"
+    RESULTS[what] = found
+    (ARTIFACTS / "axe.json").write_text(json.dumps(RESULTS, indent=1))
+    for v in found:
+        print(what, v["impact"], v["id"], v["nodes"], v["targets"])
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@cache
+def finished_game() -> Any:
+    game = play_until("usa", 3, 5, lambda g, legal: g.is_over)
+    assert game is not None
+    return game
+
+
+def test_axe_the_score_sheet(table: Table) -> None:
+    page = table.show(finished_game())
+    page.wait_for_selector("#final-scores")
+    assert scan(page, f"score sheet {table.size}") == []
+
+
+def test_axe_the_lobby(table: Table) -> None:
+    page = table.page
+    page.goto(table.server.base + "/")
+    wait_ready(page)
+    page.wait_for_selector(".edition-card")
+    assert scan(page, f"lobby {table.size}") == []
+    table.edition = None  # the next game shown loads its page again
+
+
+def test_axe_a_usa_game(table: Table) -> None:
+    axe_game(table, "usa")
+
+
+@DESKTOP_ONLY
+@pytest.mark.parametrize("edition", ["europe", "nordic", "marklin"])
+def test_axe_a_game_of_the_other_editions(table: Table, edition: str) -> None:
+    axe_game(table, edition)  # on the phone the USA game stands for the four (each board costs a layout)
+
+
+def axe_game(table: Table, edition: str) -> None:
+    page = table.show(with_hand(my_turn_position(edition), 0, VARIED))
+    page.wait_for_selector("g.route.claimable")
+    assert scan(page, f"{edition} {table.size}") == []
+    page.keyboard.press("r")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#claim-sheet")
+    assert scan(page, f"{edition} claim dialog {table.size}") == []
