@@ -153,7 +153,8 @@ def test_replay_wording_is_neutral_and_its_end_shows_every_players_tickets(
     page.goto(f"{server.base}/replay/{gid}?step=0")
     wait_ready(page)
     page.wait_for_selector("#replay-controls")
-    forbidden = [STRINGS["en"][k] for k in ("game.my_tickets", "game.my_cards", "tickets.spectator", "hand.spectator")]
+    # the player's wording, and the old spectator sentences (no longer in en.json)
+    forbidden = [STRINGS["en"]["game.my_tickets"], STRINGS["en"]["game.my_cards"], "secret until the end", "Watching: cards"]
 
     def neutral() -> None:
         body = page.inner_text("body").lower()
