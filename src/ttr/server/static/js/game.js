@@ -15,6 +15,7 @@ import { endNodes } from "./network.js";
 import { icon } from "./icons.js";
 import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
+import * as motion from "./motion.js";
 import * as sheets from "./sheets.js";
 
 export async function startGame(root, gameId, params) {
@@ -73,6 +74,7 @@ export class GameClient {
     await this.loadLog();
     this.connect();
     this.render();
+    requestAnimationFrame(() => performance.mark("ttr-board-drawn")); // first render of the game page (measured by the tests)
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
   }
@@ -210,10 +212,12 @@ export class GameClient {
 
   async onUpdate(msg) {
     let undo = false;
+    const before = this.beforeUpdate();
+    const news = [];
     for (const item of msg.events || []) {
       if (item.event && item.event.type === "undo") undo = true;
+      if (item.seq > this.logSeq && item.event) news.push(item.event);
       this.addLog(item.seq, item.event || {});
-      if (item.event && item.event.type === "claim" && this.board) this.board.flash(item.event.route);
     }
     if (msg.state) this.setState(msg.state);
     if (this.hotseat) {
@@ -225,6 +229,45 @@ export class GameClient {
     if (undo) await this.loadLog();
     this.render();
     this.renderLog();
+    // two frames later: the update's own style, layout and paint are done before anything moves
+    if (!undo) requestAnimationFrame(() => requestAnimationFrame(() => this.animate(before, news)));
+  }
+
+  /** What the animations of an update start from: the scores, whose turn it was, where the market cards and the deck are. */
+  beforeUpdate() {
+    if (!this.state || !this.els) return null;
+    const rect = (el) => (el ? el.getBoundingClientRect() : null);
+    return {
+      scores: this.view.public.map((p) => p.score),
+      myTurn: this.isMyTurn(),
+      slots: [...this.els.market.querySelectorAll(".card")].map(rect),
+      deck: rect(this.els.deck.querySelector("#deck")),
+    };
+  }
+
+  /** Animations and sounds for the events of an update (motion.js: skipped with reduced motion, silent when muted). */
+  animate(before, events) {
+    if (!before || !this.view) return;
+    for (const ev of events) {
+      if (ev.type === "claim") { // the trains dropping in mark a new claim; with less motion, a short flash does
+        if (motion.reduceMotion()) this.board.flash(ev.route);
+        else motion.placeTrains(this.board.routeEls.get(ev.route));
+        motion.sound("claim");
+      } else if (ev.type === "tunnel_reveal") {
+        motion.sound("tunnel");
+      } else if (ev.type === "game_over") {
+        motion.sound("end");
+      } else if ((ev.type === "draw_faceup" || (ev.type === "draw_blind" && ev.card)) && ev.player === this.mySeat && !this.covered) {
+        const from = ev.type === "draw_faceup" ? before.slots[ev.slot] : before.deck;
+        const target = this.els.hand.querySelector(`.card[data-kind="${ev.card}"]`) || this.els.hand;
+        motion.flyCard(cardTile(ev.card), from, target.getBoundingClientRect());
+      }
+    }
+    this.view.public.forEach((p, seat) => {
+      const delta = p.score - (before.scores[seat] ?? p.score);
+      if (delta) motion.scoreChange(this.els.players.querySelector(`.player[data-seat="${seat}"] .stat.score b`), delta);
+    });
+    if (!before.myTurn && this.isMyTurn()) motion.sound("turn");
   }
 
   async send(action) {
