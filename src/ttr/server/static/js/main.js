@@ -27,7 +27,11 @@ function setupTopbar() {
   document.body.classList.toggle("reduce-motion", motion.checked);
   motion.addEventListener("change", () => setReduceMotion(motion.checked));
   const snd = document.getElementById("sound-toggle"); // pressed: sound on
-  const showSound = () => { snd.setAttribute("aria-pressed", muted() ? "false" : "true"); snd.textContent = muted() ? "🔇" : "🔊"; };
+  const showSound = () => { // ♪ (struck through when muted): a character every font has, unlike the loudspeaker emoji
+    snd.setAttribute("aria-pressed", muted() ? "false" : "true");
+    snd.classList.toggle("muted", muted());
+    snd.textContent = "♪";
+  };
   showSound();
   snd.addEventListener("click", () => { setMuted(!muted()); showSound(); });
 }
