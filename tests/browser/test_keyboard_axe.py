@@ -229,10 +229,10 @@ def test_axe_the_lobby(table: Table) -> None:
     page.goto(table.server.base + "/")
     wait_ready(page)
     page.wait_for_selector(".edition-card")
+    table.edition = None  # the next game shown loads its page again
     assert scan(page, f"lobby {table.size}") == []
     # the top bar's switches (colour-blind, reduce motion, sound) and the language fit: nothing sticks out sideways
     assert page.evaluate("() => document.documentElement.scrollWidth") <= table.size[0]
-    table.edition = None  # the next game shown loads its page again
 
 
 def test_axe_a_usa_game(table: Table) -> None:
