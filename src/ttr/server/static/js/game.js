@@ -230,7 +230,8 @@ export class GameClient {
     this.render();
     this.renderLog();
     // two frames later: the update's own style, layout and paint are done before anything moves
-    if (!undo) requestAnimationFrame(() => requestAnimationFrame(() => this.animate(before, news)));
+    const now = this.state; // what this update showed (another one may arrive before its animations start)
+    if (!undo) requestAnimationFrame(() => requestAnimationFrame(() => this.animate(before, news, now)));
   }
 
   /** What the animations of an update start from: the scores, whose turn it was, where the market cards and the deck are. */
@@ -246,8 +247,9 @@ export class GameClient {
   }
 
   /** Animations and sounds for the events of an update (motion.js: skipped with reduced motion, silent when muted). */
-  animate(before, events) {
-    if (!before || !this.view) return;
+  animate(before, events, st) {
+    if (!before || !st || !st.view) return;
+    const fresh = st === this.state; // the page still shows this update: its score and turn changes are on screen
     for (const ev of events) {
       if (ev.type === "claim") { // the trains dropping in mark a new claim; with less motion, a short flash does
         if (motion.reduceMotion()) this.board.flash(ev.route);
@@ -263,7 +265,8 @@ export class GameClient {
         motion.flyCard(cardTile(ev.card), from, target.getBoundingClientRect());
       }
     }
-    this.view.public.forEach((p, seat) => {
+    if (!fresh) return;
+    st.view.public.forEach((p, seat) => {
       const delta = p.score - (before.scores[seat] ?? p.score);
       if (delta) motion.scoreChange(this.els.players.querySelector(`.player[data-seat="${seat}"] .stat.score b`), delta);
     });
