@@ -333,5 +333,5 @@ def test_invite_join_from_the_lobby_and_watch(server: Server, new_page: Any) -> 
     wait_ready(carla)
     carla.wait_for_selector("g.route")
     assert carla.locator("#hand .card").count() == 0
-    assert carla.inner_text("#hand") == "Watching: cards are hidden."
+    assert carla.inner_text("#hand") == "Players' cards are not shown."
     assert carla.locator(".player.me").count() == 0

@@ -9,7 +9,10 @@ from typing import Any
 
 from ..notation import format_move
 
-HELP = "play in the terminal against bots: type a move (claim denver-omaha 3red+1L, blind, draw 2...) or its number"
+HELP = (
+    "play in the terminal against bots: the moves are grouped (draw: f1-f5, b, t; claim: c<n> or c ROUTE, with a payment"
+    " number if there are several; the rest numbered) and any move in ttr's notation is read too (claim denver-omaha 3red+1L)"
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,14 +53,122 @@ def describe(game: Any, action: Any) -> str:
     return kind.replace("_", " ")
 
 
+class Menu:
+    """The legal actions grouped for the terminal: draws (f1-f5 face-up, b blind, t tickets), claims by route
+    (numbered routes, each with its payments), and the rest (keep tickets, tunnels, stations, passengers...) numbered."""
+
+    def __init__(self, game: Any, legal: Sequence[Any]) -> None:
+        self.draws: dict[str, Any] = {}
+        self.routes: dict[str, list[Any]] = {}
+        self.rest: list[Any] = []
+        for a in legal:
+            if a.type == "draw_faceup":
+                self.draws[f"f{a.slot + 1}"] = a
+            elif a.type == "draw_blind":
+                self.draws["b"] = a
+            elif a.type == "draw_tickets" and not a.mix:
+                self.draws["t"] = a
+            elif a.type == "claim":
+                self.routes.setdefault(a.route, []).append(a)
+            else:
+                self.rest.append(a)
+        self.route_ids = sorted(self.routes)
+        for pays in self.routes.values():  # fewest locomotives first, then fewest cards: "c3 1" is the thrifty one
+            pays.sort(key=lambda a: (_wild(a.to_json()["cards"]), sum(a.to_json()["cards"].values())))
+
+    def lines(self, game: Any) -> list[str]:
+        from ..cards import CARD_NAMES
+
+        out = []
+        if self.draws:
+            words = []
+            for key, a in self.draws.items():
+                if a.type == "draw_faceup":
+                    words.append(f"{key} {CARD_NAMES[game.market[a.slot]]}")
+                elif a.type == "draw_blind":
+                    words.append(f"b deck ({len(game.deck)})")
+                else:
+                    words.append("t tickets")
+            out.append("draw:   " + "   ".join(words))
+        if self.route_ids:
+            out.append("claim:  c<n> (or c ROUTE), then the payment's number if there are several")
+            cells = [
+                f"c{i + 1:<3} {route_label(game, rid):<34} {_ways(len(self.routes[rid]))}" for i, rid in enumerate(self.route_ids)
+            ]
+            out.extend("  " + "   ".join(cells[i : i + 2]) for i in range(0, len(cells), 2))
+        for i, a in enumerate(self.rest):
+            out.append(f"  {i:3}  {format_move(game, a):<44} {describe(game, a)}")
+        return out
+
+    def claim(self, game: Any, which: str, payment: str | None) -> Any:
+        """`c3` / `c denver-omaha/2` (and a payment number): the claim, or a sentence saying what is missing."""
+        if which.isdigit():
+            n = int(which)
+            if not 1 <= n <= len(self.route_ids):
+                return f"no route c{n} (c1-c{len(self.route_ids)})" if self.route_ids else "no route can be claimed now"
+            rid = self.route_ids[n - 1]
+        else:
+            lanes = [r for r in self.route_ids if r == which or r.split("/")[0] == which]
+            if len(lanes) != 1:
+                return f"{which}: " + ("lanes " + ", ".join(lanes) if lanes else "cannot be claimed now")
+            rid = lanes[0]
+        pays = self.routes[rid]
+        if payment is not None:
+            if payment.isdigit() and 1 <= int(payment) <= len(pays):
+                return pays[int(payment) - 1]
+            return f"no payment {payment} for {rid} (1-{len(pays)})"
+        if len(pays) == 1:
+            return pays[0]
+        from ..notation import format_cards
+
+        return f"{rid}: several payments, add its number: " + "; ".join(
+            f"{i + 1} = {format_cards(a.cards)}" for i, a in enumerate(pays)
+        )
+
+
+def _wild(cards: dict[str, int]) -> int:
+    return cards.get("locomotive", 0) + cards.get("locomotive_plus4", 0)
+
+
+def _ways(n: int) -> str:
+    return "1 way" if n == 1 else f"{n} ways"
+
+
+def route_label(game: Any, rid: str) -> str:
+    """`denver-omaha/2 4 black tunnel`: the id (a double's lane suffix tells its lanes apart), length, colour."""
+    from ..cards import CARD_NAMES, GRAY
+
+    ed = game.edition
+    r = ed.routes[ed.route_index[rid]]
+    colour = "gray" if r.colour == GRAY else CARD_NAMES[r.colour]
+    extra = " tunnel" if r.tunnel else (f" ferry{r.ferry}" if r.ferry else "")
+    return f"{rid} {r.length} {colour}{extra}"
+
+
 def choose(game: Any, legal: Sequence[Any], answer: str) -> Any:
-    """The legal action the player typed (a number from the list, or a move in ttr's notation; a claim
-    may leave out the cards when only one payment is legal), or a sentence saying what is wrong."""
+    """The legal action the player typed — a short command of the menu (f1-f5, b, t, c<n> or c ROUTE [payment],
+    a number of the rest), or a move in ttr's notation (a claim may leave out the cards when only one payment is
+    legal) — or a sentence saying what is wrong."""
     from ..notation import NotationError, parse_move
 
-    if answer.isdigit():
-        return legal[int(answer)] if int(answer) < len(legal) else f"no move number {answer} (0-{len(legal) - 1})"
+    menu = Menu(game, legal)
+    key = answer.strip().lower()
+    if key.isdigit():
+        n = int(key)
+        if n < len(menu.rest):
+            return menu.rest[n]
+        return f"no move number {n} (0-{len(menu.rest) - 1})" if menu.rest else f"no numbered move now; {_hint(menu)}"
+    if key in menu.draws:
+        return menu.draws[key]
+    if key in ("b", "t") or (len(key) == 2 and key[0] == "f" and key[1] in "12345"):
+        return f"{key}: not possible now; {_hint(menu)}"
     words = answer.split()
+    if words and (words[0].lower() == "c" or (words[0][:1].lower() == "c" and words[0][1:].isdigit())):
+        which = words[0][1:] if words[0][1:] else (words[1] if len(words) > 1 else "")
+        rest = words[1:] if words[0][1:] else words[2:]
+        if not which:
+            return f"c what? {_hint(menu)}"
+        return menu.claim(game, which, rest[0] if rest else None)
     if len(words) == 2 and words[0].lower() == "claim":
         payments = [a for a in legal if a.type == "claim" and a.route == words[1]]
         if len(payments) == 1:
@@ -69,6 +180,15 @@ def choose(game: Any, legal: Sequence[Any], answer: str) -> Any:
     except NotationError as exc:
         return str(exc)
     return action if action in legal else f"not legal now: {answer}"
+
+
+def _hint(menu: Menu) -> str:
+    keys = [
+        *menu.draws,
+        *(["c1-c" + str(len(menu.route_ids))] if menu.route_ids else []),
+        *([f"0-{len(menu.rest) - 1}"] if menu.rest else []),
+    ]
+    return "possible: " + ", ".join(keys) if keys else "nothing is possible"
 
 
 def _ticket(ed: Any, tid: str) -> str:
@@ -132,10 +252,10 @@ def run(args: argparse.Namespace) -> int:
             game.apply(action)
             continue
         show(console, game, p)
-        for i, a in enumerate(legal):
-            console.print(f"  [bold]{i:3}[/bold]  {format_move(game, a):<44} {describe(game, a)}")
+        for line in Menu(game, legal).lines(game):
+            console.print(line, highlight=False, markup=False)
         while True:
-            answer = console.input(f"player {p}, your move (notation or 0-{len(legal) - 1}; q to quit): ").strip()
+            answer = console.input(f"player {p}, your move (a command above or a move in notation; q to quit): ").strip()
             if answer.lower() == "q":
                 console.print(f"record so far: seed {seed}, {len(game.history)} actions")
                 return 0

@@ -685,10 +685,19 @@ def create_app(settings: Settings) -> FastAPI:
         hub.announce(live)
         return json_response(out)
 
-    @app.get("/api/games/{game_id}/log", tags=["play"], summary="Public events after `since`", responses=error_responses(404))
-    async def game_log(game_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:
+    @app.get(
+        "/api/games/{game_id}/log",
+        tags=["play"],
+        summary="Events after `since`: public forms, and with a seat's token that seat's private forms of its own events",
+        responses=error_responses(401, 404),
+    )
+    async def game_log(
+        game_id: str, since: Annotated[int, Query(ge=0)] = 0, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        token = bearer(authorization)
         live = await live_game(game_id)
-        return json_response({"seq": live.seq, "events": live.events_since(since, SPECTATOR)})
+        access = SPECTATOR if token is None else authorise(live, token)  # a wrong token is refused, not served the public log
+        return json_response({"seq": live.seq, "events": live.events_since(since, access)})
 
     async def finished_record(game_id: str) -> dict[str, Any]:
         live = await live_game(game_id)

@@ -87,7 +87,8 @@ export class Board {
   }
 
   build() {
-    const svg = el("svg", { class: "board-svg", xmlns: NS, role: "img" });
+    // a group (not an image: its routes and cities are buttons when they can be clicked), named after the map
+    const svg = el("svg", { class: "board-svg", xmlns: NS, role: "group" }); // aria-label: GameClient
     this.svg = svg;
     const defs = patternDefs(NS);
     iconDefs(defs);
@@ -427,6 +428,7 @@ export class Board {
       } else {
         g.removeAttribute("tabindex");
         g.removeAttribute("role");
+        g.removeAttribute("aria-label"); // a label without a role is not allowed (axe: aria-prohibited-attr)
       }
     };
     for (const [id, g] of this.routeEls) focusable(g, claimable.has(id), () => this.handlers.describeRoute?.(this.routes.get(id)) || id);

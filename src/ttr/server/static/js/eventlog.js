@@ -2,7 +2,12 @@
 
 import { t } from "./i18n.js";
 import { cardName, paymentText } from "./cards.js";
-import { cityName, routeName, seatName } from "./names.js";
+import { cityName, findTicket, routeName, seatName, ticketLabel } from "./names.js";
+
+function ticketName(map, id) {
+  const tk = findTicket(map, id);
+  return tk ? `${ticketLabel(map, tk)} (${tk.points})` : id;
+}
 
 /**
  * One event (public form, or this seat's form with its secrets) as a sentence; null to skip it.
@@ -19,7 +24,9 @@ export function describeEvent(ev, map, summary, showSecrets = true) {
     case "draw_faceup": return t("log.draw_faceup", { ...p, card: cardName(ev.card) });
     case "market_flush": return t("log.market_flush");
     case "draw_tickets": return t("log.draw_tickets", { ...p, count: ev.count });
-    case "keep_tickets": return t("log.keep_tickets", { ...p, count: ev.kept, returned: ev.returned });
+    case "keep_tickets": return ev.tickets && showSecrets && ev.tickets.length
+      ? t("log.keep_tickets_mine", { ...p, count: ev.kept, returned: ev.returned, tickets: ev.tickets.map((id) => ticketName(map, id)).join(", ") })
+      : t("log.keep_tickets", { ...p, count: ev.kept, returned: ev.returned });
     case "claim": return t("log.claim", { ...p, route: routeName(map, ev.route), count: ev.points, cards: paymentText(ev.cards) });
     case "tunnel_reveal": return t("log.tunnel_reveal", { ...p, route: routeName(map, ev.route), cards: (ev.revealed || []).map(cardName).join(", ") || "—", count: ev.extra });
     case "tunnel_pay": return t("log.tunnel_pay", { ...p, route: routeName(map, ev.route), cards: paymentText(ev.cards) });

@@ -15,6 +15,7 @@ import { endNodes } from "./network.js";
 import { icon } from "./icons.js";
 import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
+import * as motion from "./motion.js";
 import * as sheets from "./sheets.js";
 import { ChatPanel, clockNodes } from "./tablepanel.js";
 
@@ -74,7 +75,78 @@ export class GameClient {
     await this.loadLog();
     this.connect();
     this.render();
+    requestAnimationFrame(() => performance.mark("ttr-board-drawn")); // first render of the game page (measured by the tests)
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  // ---------------------------------------------------------------- keyboard
+  /**
+   * Keyboard play (the keys table is in docs/client.md and in *How to play*): 1–5 take a face-up card, D draws
+   * from the deck, T draws tickets, R / Shift+R move the focus to the next / previous route you can claim (or city
+   * you can pick), Enter on it opens its dialog; in a dialog 1–9 pick the n-th choice, A keeps every ticket,
+   * Enter confirms, Escape cancels; S builds a station, M moves a passenger, P passes, U undoes, ? opens the help.
+   */
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented || !this.state || !this.els) return;
+    const target = ev.target instanceof Element ? ev.target : null;
+    if (target && target.closest("input, select, textarea, [contenteditable]") && ev.key !== "Escape" && ev.key !== "Enter") return;
+    const modal = document.querySelector(".modal");
+    if (ev.key === "Escape" && modal) { ev.preventDefault(); modal.remove(); return; }
+    if (modal || this.covered) return; // the help box, or the hot-seat cover (its button has the focus)
+    const sheet = this.els.sheet.hidden ? null : this.els.sheet.querySelector(".sheet-box");
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const onControl = target && target.closest("button, a, [role=button], input, label, li[tabindex]");
+    if (sheet) {
+      if (key === "Escape") {
+        const cancel = sheet.querySelector("#sheet-cancel");
+        if (cancel) { ev.preventDefault(); cancel.click(); }
+        return;
+      }
+      if (key === "Enter" && !onControl) { // Enter on a button presses that button; elsewhere, the dialog's confirm
+        const confirm = sheet.querySelector(":is(#confirm-claim, #confirm-station, #confirm-keep, #tunnel-pay):not([disabled])");
+        if (confirm) { ev.preventDefault(); confirm.click(); }
+        return;
+      }
+      if (/^[1-9]$/.test(key)) {
+        const choices = sheet.querySelectorAll(".offer input[type=checkbox], .mix-options button, #place-sheet .sheet-foot button, .move-list li");
+        const pick = choices[Number(key) - 1];
+        if (pick) { ev.preventDefault(); pick.click(); pick.focus(); }
+        return;
+      }
+      if (key === "a") { const all = sheet.querySelector("#keep-all"); if (all) { ev.preventDefault(); all.click(); } return; }
+      if (key === "r") { ev.preventDefault(); this.cycleFocus(ev.shiftKey ? -1 : 1, "g.city.pickable"); return; } // a dialog asking for a city
+      return;
+    }
+    if (key === "Escape" && this.pinnedTicket) { document.querySelector(`#my-tickets [data-ticket="${this.pinnedTicket}"]`)?.click(); return; }
+    const act = {
+      d: () => this.onDeck(),
+      t: () => this.onDrawTickets(),
+      r: () => this.cycleFocus(ev.shiftKey ? -1 : 1),
+      s: () => this.els.actions.querySelector("#build-station:not([disabled])")?.click(),
+      m: () => this.els.actions.querySelector("#move-passenger:not([disabled])")?.click(),
+      p: () => this.els.actions.querySelector("#pass")?.click(),
+      u: () => { if (!this.els.undo.hidden) this.undo(); },
+      "?": () => sheets.showHelp(this),
+    }[key];
+    if (/^[1-5]$/.test(key) && this.view.market) { ev.preventDefault(); this.onMarket(Number(key) - 1); return; }
+    if (act) { ev.preventDefault(); act(); }
+  }
+
+  /** Move the keyboard focus to the next (dir 1) or previous (-1) route that can be claimed or city that can be picked. */
+  cycleFocus(dir, selector = "g.route.claimable, g.city.pickable") {
+    const list = [...this.board.host.querySelectorAll(selector)];
+    if (!list.length) {
+      const why = this.notMyTurnReason();
+      this.explain(why || t("keys.nothing_to_pick"));
+      return;
+    }
+    const at = list.indexOf(document.activeElement && document.activeElement.closest ? document.activeElement.closest("g.route, g.city") : null);
+    const next = list[at < 0 ? (dir > 0 ? 0 : list.length - 1) : (at + dir + list.length) % list.length];
+    next.focus();
+    const id = next.dataset.route;
+    const route = id ? this.map.routes.find((r) => r.id === id) : null;
+    this.board.reveal(route ? { routes: [id], cities: [route.a, route.b] } : { cities: [next.dataset.city] }, this.sheetCover());
   }
 
   // ---------------------------------------------------------------- server
@@ -120,8 +192,7 @@ export class GameClient {
   addLog(seq, ev) {
     if (seq <= this.logSeq) return;
     this.logSeq = seq;
-    const text = describeEvent(ev, this.map, this.summary, !this.hotseat);
-    if (text) this.log.push({ seq, text, ev });
+    this.log.push({ seq, ev }); // worded when drawn (renderLog), so a language switch re-words the whole log
   }
 
   connect() {
@@ -142,10 +213,12 @@ export class GameClient {
 
   async onUpdate(msg) {
     let undo = false;
+    const before = this.beforeUpdate();
+    const news = [];
     for (const item of msg.events || []) {
       if (item.event && item.event.type === "undo") undo = true;
+      if (item.seq > this.logSeq && item.event) news.push(item.event);
       this.addLog(item.seq, item.event || {});
-      if (item.event && item.event.type === "claim" && this.board) this.board.flash(item.event.route);
     }
     if (msg.state) this.setState(msg.state);
     if (this.hotseat) {
@@ -157,6 +230,48 @@ export class GameClient {
     if (undo) await this.loadLog();
     this.render();
     this.renderLog();
+    // two frames later: the update's own style, layout and paint are done before anything moves
+    const now = this.state; // what this update showed (another one may arrive before its animations start)
+    if (!undo) requestAnimationFrame(() => requestAnimationFrame(() => this.animate(before, news, now)));
+  }
+
+  /** What the animations of an update start from: the scores, whose turn it was, where the market cards and the deck are. */
+  beforeUpdate() {
+    if (!this.state || !this.els) return null;
+    const rect = (el) => (el ? el.getBoundingClientRect() : null);
+    return {
+      scores: this.view.public.map((p) => p.score),
+      myTurn: this.isMyTurn(),
+      slots: [...this.els.market.querySelectorAll(".card")].map(rect),
+      deck: rect(this.els.deck.querySelector("#deck")),
+    };
+  }
+
+  /** Animations and sounds for the events of an update (motion.js: skipped with reduced motion, silent when muted). */
+  animate(before, events, st) {
+    if (!before || !st || !st.view) return;
+    const fresh = st === this.state; // the page still shows this update: its score and turn changes are on screen
+    for (const ev of events) {
+      if (ev.type === "claim") { // the trains dropping in mark a new claim; with less motion, a short flash does
+        if (motion.reduceMotion()) this.board.flash(ev.route);
+        else motion.placeTrains(this.board.routeEls.get(ev.route));
+        motion.sound("claim");
+      } else if (ev.type === "tunnel_reveal") {
+        motion.sound("tunnel");
+      } else if (ev.type === "game_over") {
+        motion.sound("end");
+      } else if ((ev.type === "draw_faceup" || (ev.type === "draw_blind" && ev.card)) && ev.player === this.mySeat && !this.covered) {
+        const from = ev.type === "draw_faceup" ? before.slots[ev.slot] : before.deck;
+        const target = this.els.hand.querySelector(`.card[data-kind="${ev.card}"]`) || this.els.hand;
+        motion.flyCard(cardTile(ev.card), from, target.getBoundingClientRect());
+      }
+    }
+    if (!fresh) return;
+    st.view.public.forEach((p, seat) => {
+      const delta = p.score - (before.scores[seat] ?? p.score);
+      if (delta) motion.scoreChange(this.els.players.querySelector(`.player[data-seat="${seat}"] .stat.score b`), delta);
+    });
+    if (!before.myTurn && this.isMyTurn()) motion.sound("turn");
   }
 
   async send(action) {
@@ -233,12 +348,12 @@ export class GameClient {
         h("button", { type: "button", class: "button ghost", onclick: () => sheets.showHelp(this) }, "? ", t("game.help"))),
       h("section", { class: "area-left panel" },
         h("h2", {}, t("game.players")), this.els.players,
-        h("h2", {}, t("game.my_tickets")), this.els.tickets),
+        h("h2", { id: "tickets-heading" }, t(this.watching ? "game.tickets" : "game.my_tickets")), this.els.tickets),
       h("section", { class: "area-board" }, boardHost, zoom, this.els.waiting),
       h("section", { class: "area-right panel" },
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
         h("h2", {}, t("game.log")), this.els.log, (this.chat = new ChatPanel(this)).node),
-      h("section", { class: "area-hand panel" }, h("h2", {}, t("game.my_cards")), this.els.hand),
+      h("section", { class: "area-hand panel" }, h("h2", { id: "hand-heading" }, t(this.watching ? "game.cards" : "game.my_cards")), this.els.hand),
       this.els.sheet); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
     this.sheetKey = null;
     this.root.replaceChildren(layout);
@@ -255,6 +370,7 @@ export class GameClient {
         tipAvoid: () => (this.els.sheet.hidden ? null : this.els.sheet), // a tooltip never covers a dialog
       });
     }
+    if (this.board.svg) this.board.svg.setAttribute("aria-label", t("board.label", { edition: t(`edition.${this.summary.edition}`) }));
   }
 
   /** The open dialog if it lies over the board (the bottom sheet of narrow screens), else null. */
@@ -447,6 +563,9 @@ export class GameClient {
 
   get covered() { return this.coverFor !== null && this.hotseat; }
 
+  /** A spectator or the replay viewer: no seat of ours, so the page's wording is neutral ("Tickets", not "My tickets"). */
+  get watching() { return this.watch || !this.token || (this.state && this.state.seat === null); }
+
   renderTickets() {
     const v = this.view;
     const host = this.els.tickets;
@@ -454,7 +573,8 @@ export class GameClient {
     if (this.covered) return;
     const tickets = v.tickets || [];
     if (this.mySeat === null) {
-      host.append(h("li", { class: "empty" }, t("tickets.spectator")));
+      if (v.phase === "over" && v.result) this.allTickets(host); // the end reveals everyone's tickets
+      else host.append(h("li", { class: "empty" }, t("tickets.watching")));
       return;
     }
     if (!tickets.length) {
@@ -470,6 +590,23 @@ export class GameClient {
     tickets.forEach((tk, i) => {
       host.append(this.ticketItem(tk, status[i]));
     });
+  }
+
+  /** Watching a finished game (spectator, end of a replay): every player's tickets and whether each was completed. */
+  allTickets(host) {
+    for (const res of this.view.result.players) {
+      const list = res.tickets || [];
+      const done = list.filter((x) => x.completed).length;
+      host.append(h("li", { class: "ticket-owner", dataset: { seat: String(res.player) }, style: { "--player": PLAYER_COLOURS[res.player % PLAYER_COLOURS.length] } },
+        h("span", { class: "player-chip", "aria-hidden": "true" }, PLAYER_SHAPES[res.player % PLAYER_SHAPES.length]),
+        t("tickets.player_done", { player: seatName(this.summary, res.player), done, count: list.length })));
+      for (const x of list) {
+        const tk = this.map.tickets.find((m) => m.id === x.id) || { id: x.id, a: x.id, b: "", points: x.points };
+        const item = this.ticketItem({ ...tk, points: x.points ?? tk.points }, x.completed ? "done" : "failed");
+        item.dataset.seat = String(res.player);
+        host.append(item);
+      }
+    }
   }
 
   ticketItem(tk, status) {
@@ -556,7 +693,7 @@ export class GameClient {
     host.replaceChildren();
     if (this.covered) return;
     if (!v.hand) {
-      host.append(h("p", { class: "empty" }, t("hand.spectator")));
+      host.append(h("p", { class: "empty" }, t("hand.watching")));
       return;
     }
     const paying = this.sheet && (this.sheet.kind === "claim" || this.sheet.kind === "station") ? this.sheet
@@ -615,7 +752,13 @@ export class GameClient {
 
   renderSheet() {
     const node = this.covered ? null : sheets.currentSheet(this);
-    if (!node && !this.els.sheet.hidden) this.board.restore(); // the dialog closed: back to the player's view
+    if (node && this.els.sheet.hidden) this.returnFocus = document.activeElement; // given back when the dialog closes
+    if (!node && !this.els.sheet.hidden) {
+      this.board.restore(); // the dialog closed: back to the player's view
+      const back = this.returnFocus;
+      this.returnFocus = null;
+      if (back && back !== document.body && back.isConnected && (this.els.sheet.contains(document.activeElement) || document.activeElement === document.body)) back.focus({ preventScroll: true });
+    }
     this.els.sheet.hidden = !node;
     this.els.sheet.dataset.kind = node ? node.id : "";
     this.els.sheet.replaceChildren(...(node ? [node] : []));
@@ -655,6 +798,7 @@ export class GameClient {
       }, t("hotseat.ready", { player: name })),
       this.state.can_undo ? h("p", {}, h("button", { type: "button", class: "button", id: "cover-undo", onclick: () => this.undo() },
         "↶ ", t("hotseat.undo", { player: seatName(this.summary, this.shownSeat ?? seat) }))) : null));
+    this.cover.querySelector("#cover-ready").focus(); // Enter: ready
   }
 
   renderFinal() {
@@ -670,13 +814,16 @@ export class GameClient {
   renderLog() {
     if (!this.els) return;
     const host = this.els.log;
-    const items = this.log.slice(-200);
-    host.replaceChildren(...items.map((e) => {
+    const worded = this.log.map((e) => ({ ...e, text: describeEvent(e.ev, this.map, this.summary, this.logSecrets()) })).filter((e) => e.text);
+    host.replaceChildren(...worded.slice(-200).map((e) => {
       const who = e.ev.player;
-      return h("li", { dataset: { seq: String(e.seq) }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
+      return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
     }));
     host.scrollTop = host.scrollHeight;
   }
+
+  /** May the log tell the private forms of events (a blind draw's colour, tickets kept)? Not on a shared hot-seat screen. */
+  logSecrets() { return !this.hotseat; }
 
   // ---------------------------------------------------------------- clicks
   /** Say why a click did nothing; on a touch screen a tapped route also gets the details a mouse would hover for. */

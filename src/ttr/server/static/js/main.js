@@ -3,6 +3,7 @@
 
 import { applyTranslations, currentLanguage, initI18n, LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { h, toast } from "./dom.js";
+import { muted, reduceMotion, setMuted, setReduceMotion } from "./motion.js";
 
 const CB_KEY = "ttr.colourblind";
 
@@ -21,6 +22,18 @@ function setupTopbar() {
     document.body.classList.toggle("colourblind", cb.checked);
     localStorage.setItem(CB_KEY, cb.checked ? "1" : "0");
   });
+  const motion = document.getElementById("motion-toggle"); // checked: less motion (default: the system's choice)
+  motion.checked = reduceMotion();
+  document.body.classList.toggle("reduce-motion", motion.checked);
+  motion.addEventListener("change", () => setReduceMotion(motion.checked));
+  const snd = document.getElementById("sound-toggle"); // pressed: sound on
+  const showSound = () => { // ♪ (struck through when muted): a character every font has, unlike the loudspeaker emoji
+    snd.setAttribute("aria-pressed", muted() ? "false" : "true");
+    snd.classList.toggle("muted", muted());
+    snd.textContent = "♪";
+  };
+  showSound();
+  snd.addEventListener("click", () => { setMuted(!muted()); showSound(); });
 }
 
 /**

@@ -4,7 +4,6 @@
 
 import { api, mapPath } from "./api.js";
 import { h, toast } from "./dom.js";
-import { describeEvent } from "./eventlog.js";
 import { GameClient } from "./game.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -70,7 +69,7 @@ class ReplayViewer extends GameClient {
     this.step = k;
     this.current = data;
     this.state = { seq: k, seat: null, seats_controlled: [], view: data.view, legal: [], can_undo: false, summary: this.summary };
-    this.log = (data.events || []).map((ev, i) => ({ seq: i + 1, ev, text: describeEvent(ev, this.map, this.summary) })).filter((x) => x.text);
+    this.log = (data.events || []).map((ev, i) => ({ seq: i + 1, ev }));
     history.replaceState(null, "", `/replay/${encodeURIComponent(this.id)}?step=${k}`);
     this.render();
     this.renderLog();

@@ -94,7 +94,7 @@ export function finalSheet(game) {
   return h("div", { class: "final-box", id: "final-scores", role: "dialog", "aria-label": t("final.title") },
     h("h2", {}, t("final.title")),
     h("p", { class: "headline", id: "final-headline" }, headline),
-    h("div", { class: "table-wrap" }, h("table", { class: "score-table" },
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("final.title") }, h("table", { class: "score-table" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((p) => h("th", { scope: "col", style: col(p), class: "player-col" },
         h("span", { class: "player-chip" }, PLAYER_SHAPES[p.player % PLAYER_SHAPES.length]), " ", seatName(game.summary, p.player))))),
       h("tbody", {}, rows))),

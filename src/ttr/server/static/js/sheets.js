@@ -333,6 +333,7 @@ export function showHelp(game) {
   if (r.longest_path_bonus) lines.push(t("help.longest", { count: r.longest_path_bonus }));
   if (r.most_tickets_bonus) lines.push(t("help.most_tickets", { count: r.most_tickets_bonus }));
   lines.push(tTouch("help.board"), t("help.colourblind"));
+  if (!touchUi()) lines.push(t("help.keys"));
   const overlay = h("div", { class: "modal", id: "help", role: "dialog", "aria-label": t("game.help"), onclick: (ev) => { if (ev.target === overlay) overlay.remove(); } },
     h("div", { class: "modal-box" },
       h("h2", {}, t("help.title", { edition: editionName(game.summary.edition, game.summary.edition_name) })),
@@ -340,5 +341,6 @@ export function showHelp(game) {
       quickClaimToggle(),
       buttons(h("button", { type: "button", class: "button primary", onclick: () => overlay.remove() }, t("common.close")))));
   document.body.append(overlay);
+  overlay.querySelector(".modal-box .button.primary").focus(); // Enter or Escape closes it
 }
 
