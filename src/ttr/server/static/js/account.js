@@ -76,7 +76,7 @@ export class AccountPanel {
     } catch {
       return;
     }
-    const select = h("select", { id: "leaderboard-edition", onchange: (ev) => { this.boardEdition = ev.target.value; this.renderBoard(); } },
+    const select = h("select", { id: "leaderboard-edition", "aria-label": t("lobby.edition"), onchange: (ev) => { this.boardEdition = ev.target.value; this.renderBoard(); } },
       this.editions.map((e) => h("option", { value: e.id, selected: e.id === this.boardEdition }, t(`edition.${e.id}`))));
     const tables = Object.entries(data.classes).map(([klass, rows]) => h("div", { class: "board-class", dataset: { class: klass } },
       h("h3", {}, t("account.class", { class: klass })),
