@@ -96,9 +96,11 @@ class Game:
     """A game in progress. See the module docstring for the public surface."""
 
     __slots__ = (
+        "_claim_cache",
         "_final_result",
         "_labels",
         "_legal_cache",
+        "_trail_cache",
         "base_edition",
         "current",
         "deck",
@@ -198,7 +200,7 @@ class Game:
         self.history: list[Action] = []
         self._legal_cache: tuple[Action, ...] | None = None
         self._final_result: dict[str, Any] | None = None
-        self._labels: list[list[int] | None] = [None] * n
+        self.reset_caches()
         pol = r.initial_tickets
         if not pol.choose_mix:
             for i in range(n):
@@ -237,8 +239,18 @@ class Game:
         g.history = self.history[:]
         g._legal_cache = None
         g._final_result = self._final_result
-        g._labels = [None] * self.n
+        g._labels = self._labels[:]  # entries are never changed in place, only replaced
+        g._claim_cache = self._claim_cache.copy()
+        g._trail_cache = dict(self._trail_cache)
         return g
+
+    def reset_caches(self) -> None:
+        """Forget every derived answer kept between moves (after the position was changed from outside)."""
+        self._legal_cache = None
+        self._labels: list[list[int] | None] = [None] * self.n
+        self._claim_cache: claims.ClaimCache = claims.new_claim_cache(self)
+        # (player, start city) -> (passenger cards, cities reachable from the start, trips): passengers.py
+        self._trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]] = {}
 
     def _next(self, p: int) -> int:
         return (p + 1) % self.n
@@ -265,7 +277,7 @@ class Game:
         if phase in (SETUP, KEEP):
             offered = self.offered[p]
             if not offered:  # Märklin setup: name the mix first
-                return [Action(DRAW_TICKETS, mix=m) for m in tickets.ticket_mixes(self)]
+                return list(tickets.mix_actions(self))
             return [Action(KEEP_TICKETS, tickets=k) for k in tickets.keep_choices(self, offered)]
         if phase == TUNNEL:
             assert self.tunnel is not None
@@ -296,7 +308,7 @@ class Game:
             out.extend(A_DRAW_FACEUP[: len(market)])
         pol = self.rules.draw_tickets
         if pol.choose_mix:
-            out.extend(Action(DRAW_TICKETS, mix=m) for m in tickets.ticket_mixes(self))
+            out.extend(tickets.mix_actions(self))
         else:
             decks = self.ticket_decks
             for deck_name, _ in pol.deal:
@@ -412,7 +424,8 @@ class Game:
 
     def passenger_trails(self, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
         """The best trip for p's passenger at `start` per number of passenger cards used (Märklin)."""
-        return passengers.passenger_trails(self, p, start, max_foreign)
+        found = passengers.passenger_trails(self, p, start, max_foreign)
+        return {k: (points, path[:]) for k, (points, path) in found.items()}
 
     def connectivity(self, p: int) -> list[int]:
         """Component label per city over player p's own routes (cached until p claims again)."""

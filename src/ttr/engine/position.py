@@ -213,6 +213,5 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     g.last_claimed = route(d["last_claimed"]) if d["last_claimed"] is not None else -1
     g.history = [Action.from_json(a) for a in d["history"]]
     g._final_result = None
-    g._legal_cache = None
-    g._labels = [None] * n
+    g.reset_caches()
     return g

@@ -3,6 +3,7 @@ keep choices offered, and returning the rest under their deck."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import IllegalAction
 from . import ending
 from .actions import (
+    DRAW_TICKETS,
     Action,
     normalise_mix,
 )
@@ -33,8 +35,25 @@ def deal_tickets(g: Game, deal: Iterable[tuple[str, int]]) -> list[int]:
 def ticket_mixes(g: Game) -> list[tuple[tuple[str, int], ...]]:
     """The mixes a player may name (Märklin): every split of `count` the decks can supply."""
     pol = g.rules.draw_tickets if g.phase != SETUP else g.rules.initial_tickets
-    decks = pol.decks
-    sizes = [len(g.ticket_decks.get(d, ())) for d in decks]
+    decks = tuple(pol.decks)
+    return list(_mixes(decks, pol.count, tuple(len(g.ticket_decks.get(d, ())) for d in decks)))
+
+
+def mix_actions(g: Game) -> tuple[Action, ...]:
+    """The ticket_mixes as draw actions."""
+    pol = g.rules.draw_tickets if g.phase != SETUP else g.rules.initial_tickets
+    decks = tuple(pol.decks)
+    return _mix_actions(decks, pol.count, tuple(len(g.ticket_decks.get(d, ())) for d in decks))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mix_actions(decks: tuple[str, ...], count: int, sizes: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(Action(DRAW_TICKETS, mix=m) for m in _mixes(decks, count, sizes))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mixes(decks: tuple[str, ...], count: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """ticket_mixes for decks of these sizes (a memo of a pure function: asked at every Märklin turn)."""
     out: list[tuple[tuple[str, int], ...]] = []
 
     def rec(i: int, left: int, acc: dict[str, int]) -> None:
@@ -46,10 +65,10 @@ def ticket_mixes(g: Game) -> list[tuple[tuple[str, int], ...]]:
             rec(i + 1, left - k, {**acc, decks[i]: k})
 
     if decks:
-        rec(0, pol.count, {})
+        rec(0, count, {})
     if not out and any(sizes):  # fewer tickets left than `count`: take them all
         out.append(normalise_mix(dict(zip(decks, sizes, strict=True))))
-    return out
+    return tuple(out)
 
 
 def skip_empty_setup(g: Game) -> None:
