@@ -110,6 +110,7 @@ class Game:
         "first_player",
         "hands",
         "history",
+        "history_seats",
         "last_claimed",
         "market",
         "merch",
@@ -126,7 +127,8 @@ class Game:
         "rules",
         "scores",
         "seed",
-        "setup_left",
+        "setup_returned",
+        "setup_waiting",
         "station_owner",
         "stations_left",
         "ticket_decks",
@@ -191,13 +193,16 @@ class Game:
         self.first_player = rng.randrange(n)
         self.current = self.first_player
         self.phase = SETUP
-        self.setup_left = n
+        # setup: every seat still choosing its initial tickets (in turn order), and what each returned
+        self.setup_waiting = [(self.first_player + i) % n for i in range(n)]
+        self.setup_returned: list[list[int]] = [[] for _ in range(n)]
         self.final_turns = -1
         self.pass_streak = 0
         self.turn = 0
         self.tunnel: tuple[int, Cards, list[int], int, int] | None = None  # route, paid, revealed, extra, colour
         self.last_claimed = -1
         self.history: list[Action] = []
+        self.history_seats: list[int] = []  # who played each action of `history`
         self._legal_cache: tuple[Action, ...] | None = None
         self._final_result: dict[str, Any] | None = None
         self.reset_caches()
@@ -233,10 +238,12 @@ class Game:
         g.merch = [m[:] for m in self.merch]
         g.tokens = [t[:] for t in self.tokens]
         g.phase, g.current, g.first_player = self.phase, self.current, self.first_player
-        g.setup_left, g.final_turns, g.pass_streak, g.turn = self.setup_left, self.final_turns, self.pass_streak, self.turn
+        g.setup_waiting, g.setup_returned = self.setup_waiting[:], [t[:] for t in self.setup_returned]
+        g.final_turns, g.pass_streak, g.turn = self.final_turns, self.pass_streak, self.turn
         g.tunnel = None if self.tunnel is None else (*self.tunnel[:2], self.tunnel[2][:], *self.tunnel[3:])
         g.last_claimed = self.last_claimed
         g.history = self.history[:]
+        g.history_seats = self.history_seats[:]
         g._legal_cache = None
         g._final_result = self._final_result
         g._labels = self._labels[:]  # entries are never changed in place, only replaced
@@ -255,18 +262,37 @@ class Game:
     def _next(self, p: int) -> int:
         return (p + 1) % self.n
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Every legal action now (claims and stations with their canonical payments), in a fixed order.
+    @property
+    def setup_left(self) -> int:
+        """How many seats still choose their initial tickets (0 after setup)."""
+        return len(self.setup_waiting)
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now. In setup every seat still choosing its initial tickets, in turn
+        order from the first player, in any order they like (``current`` is the first of them); later
+        only ``current``; none once the game is over."""
+        if self.phase == SETUP:
+            return tuple(self.setup_waiting)
+        if self.phase == OVER:
+            return ()
+        return (self.current,)
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """Every legal action now (claims and stations with their canonical payments), in a fixed order,
+        for ``current`` or for `player` (empty when `player` may not act now: see ``to_act``).
 
         An immutable tuple, computed once per position: callers may keep it but cannot change it."""
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = tuple(self._generate())
-        return legal
+        if player is None or player == self.current:
+            legal = self._legal_cache
+            if legal is None:
+                legal = self._legal_cache = tuple(self._generate(self.current))
+            return legal
+        if self.phase == SETUP and player in self.setup_waiting:
+            return tuple(self._generate(player))
+        return ()
 
-    def _generate(self) -> list[Action]:
+    def _generate(self, p: int) -> list[Action]:
         phase = self.phase
-        p = self.current
         if phase == SECOND_CARD:
             out = [A_DRAW_BLIND] if self.deck or self.discard else []
             single = self.rules.faceup_locomotive_single
@@ -322,13 +348,29 @@ class Game:
             out.extend(passengers.passenger_moves(self, p))
         return out
 
-    def is_legal(self, action: Action | Any) -> bool:
-        """Whether `action` would be accepted now (without changing anything)."""
+    def is_legal(self, action: Action | Any, player: int | None = None) -> bool:
+        """Whether `action` would be accepted now for ``current`` or `player` (without changing anything)."""
         try:
-            self._check(Action.from_json(action), self.current)
+            self._check(Action.from_json(action), self._actor(player))
         except IllegalAction:
             return False
         return True
+
+    def _actor(self, player: int | None) -> int:
+        """Who acts: ``current``, or `player` if that seat may act now (setup: any seat still choosing)."""
+        p = self.current
+        if player is not None and player != p:
+            if self.phase == OVER:
+                raise IllegalAction("the game is over", "game_over")
+            if self.phase == SETUP:
+                if player in self.setup_waiting:
+                    return player
+                if isinstance(player, int) and 0 <= player < self.n:
+                    raise IllegalAction(
+                        f"player {player} has chosen their tickets; the others are still choosing", "not_your_turn"
+                    )
+            raise IllegalAction(f"it is player {p}'s turn, not player {player}'s", "not_your_turn")
+        return p
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | Any, player: int | None = None) -> list[Event]:
@@ -346,14 +388,11 @@ class Game:
 
     def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
-        p = self.current
-        if player is not None and player != p:
-            if self.phase == OVER:
-                raise IllegalAction("the game is over", "game_over")
-            raise IllegalAction(f"it is player {p}'s turn, not player {player}'s", "not_your_turn")
+        p = self.current if player is None else self._actor(player)
         checked = self._check(a, p)
         self._legal_cache = None
         self.history.append(a)
+        self.history_seats.append(p)
         kind = a.type
         if kind == DRAW_BLIND:
             drawing.draw_blind(self, p, ev)
@@ -388,8 +427,11 @@ class Game:
         kind = a.type
         if phase == OVER:
             raise IllegalAction("the game is over", "game_over")
-        if phase == SETUP and kind not in _SETUP_CHECKED:
-            raise IllegalAction("first choose your destination tickets", "wrong_phase")
+        if phase == SETUP:
+            if p not in self.setup_waiting:
+                raise IllegalAction("you have chosen your tickets; the others are still choosing", "not_your_turn")
+            if kind not in _SETUP_CHECKED:
+                raise IllegalAction("first choose your destination tickets", "wrong_phase")
         check = _CHECKS.get(kind)
         if check is None:
             raise MalformedAction(f"unknown action type {kind!r}")
@@ -445,7 +487,7 @@ class Game:
 
     def compute_legal_actions(self) -> list[Action]:
         """The legal actions computed afresh, bypassing the per-position cache (for benchmarks)."""
-        return self._generate()
+        return self._generate(self.current)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -471,6 +513,7 @@ class Game:
             "players": self.n,
             "seed": self.seed,
             "actions": [a.to_json() for a in self.history],
+            "actors": self.history_seats[:],  # who played each action (in setup, seats choose in any order)
         }
         if self.phase == OVER:
             res = ending.result(self)
@@ -483,11 +526,14 @@ class Game:
         try:
             g = cls(edition or record["edition"], record["players"], record["seed"], record.get("options"))
             actions = record["actions"]
+            seats = record.get("actors")  # absent in records of format 1 (setup one seat after the other)
+            if seats is not None and (not isinstance(seats, list) or len(seats) != len(actions)):
+                raise TypeError("'actors' must list one seat per action")
         except (KeyError, TypeError) as exc:
             raise PositionError(f"malformed record: missing or bad field {exc}") from None
         for i, a in enumerate(actions):
             try:
-                g.step(a)
+                g.step(a, None if seats is None else seats[i])
             except IllegalAction as exc:
                 raise PositionError(f"record action #{i} ({a}) is illegal: {exc}") from None
         return g
