@@ -19,7 +19,7 @@ def _fresh(g: Game) -> tuple[object, ...]:
 def test_incremental_legal_moves_equal_fresh_ones(edition: str, players: int) -> None:
     rng = random.Random(5)
     compared = 0
-    for seed in range(2):
+    for seed in range(1):
         g = Game(edition, players, 300 + seed)
         twin: Game | None = None
         while not g.is_over:
@@ -34,7 +34,7 @@ def test_incremental_legal_moves_equal_fresh_ones(edition: str, players: int) ->
             if twin.phase == "turn":
                 assert twin.legal_actions() == _fresh(twin)
             twin.step(rng.choice(twin.legal_actions()))
-    assert compared > 100
+    assert compared > 50
 
 
 def test_passenger_trails_answer_is_a_copy() -> None:
