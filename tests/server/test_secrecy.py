@@ -35,8 +35,8 @@ def seen_tickets(record: dict[str, Any]) -> list[set[str]]:
             seen[p].update(ed.tickets[t].id for t in g.tickets[p] + g.offered[p])
 
     note()
-    for a in record["actions"]:
-        g.step(a)
+    for a, seat in zip(record["actions"], record["actors"], strict=True):  # setup choices come in any order
+        g.step(a, seat)
         note()
     return seen
 

@@ -4,7 +4,10 @@ Pure standard library, no I/O, no clock: every random choice comes from the game
 ``random.Random(seed)``. The public surface:
 
 * ``Game(edition, players, seed, options)`` — a new game (setup dealt, first player drawn);
-* ``legal_actions()`` / ``is_legal(action)`` / ``apply(action) -> events`` / ``step(action)``;
+* ``to_act()`` — the seats that may act now (in setup every seat still choosing its initial tickets,
+  in any order; otherwise ``current``);
+* ``legal_actions(player=None)`` / ``is_legal(action, player=None)`` / ``apply(action, player=None) -> events``
+  / ``step(action, player=None)`` — for ``current``, or for another seat that may act (setup);
 * ``view(player)`` — what that player may know (``PlayerView``, JSON via ``to_dict``);
 * ``to_dict()`` / ``Game.from_dict()`` — the full position, round-trip exact;
 * ``record()`` / ``replay(record)`` — seed + actions, reproduces the game;

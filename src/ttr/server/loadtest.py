@@ -157,7 +157,7 @@ class LoadTest:
                     waiting = None
                 if st["summary"]["status"] == "finished":
                     return True
-                if not st["legal"] or st["seq"] == acted_at:
+                if not st["legal"] or st["seq"] <= acted_at:  # older than our last action (setup: seats act at once)
                     continue
                 acted_at = st["seq"]
                 if self.cfg.think > 0:
@@ -177,6 +177,7 @@ class LoadTest:
                     self.stats.error(f"action {res.status_code}", res.text)
                     continue
                 waiting = (res.json()["seq"], t0)
+                acted_at = res.json()["seq"]
 
     def report(self, elapsed: float) -> dict[str, Any]:
         s = self.stats

@@ -357,6 +357,16 @@ def _check_bindable(live: LiveGame, target: int, user: User) -> None:
         raise ApiError(409, "already_seated", "your account already has another seat in this game")
 
 
+def _others_chose(live: LiveGame, seat: int, since: int) -> bool:
+    """Setup: whether everything after `since` is other seats choosing their tickets. The seats choose at once,
+    and another seat's choice changes nothing `seat` was shown (its own offer), so that state is not stale for it;
+    its own move since (a double click), an undo or any other change still is."""
+    g = live.game
+    if g.phase != "setup" or seat not in g.to_act() or not 0 <= since < live.seq:
+        return False
+    return all(e.type != "undo" and (e.action_idx is None or live.actions[e.action_idx][0] != seat) for e in live.events[since:])
+
+
 def authorise(live: LiveGame, token: str | None) -> Access:
     """The seats `token` controls in `live`; 401 when there is no token or it is not one of this game's."""
     if token is None:
@@ -915,10 +925,7 @@ class GameService:
                 acting = next((p for p in to_act if p in access.seats), min(access.seats))
             elif acting not in access.seats:
                 raise ApiError(403, "not_your_seat", f"this token does not control seat {acting}")
-            # In setup the seats choose at once: another seat's choice meanwhile changes nothing this seat was
-            # shown (its offer; the engine still checks the action), so only a change of its own counts as stale.
-            concurrent_setup = g.phase == "setup" and acting in to_act
-            if expected_seq is not None and expected_seq != live.seq and not concurrent_setup:
+            if expected_seq is not None and expected_seq != live.seq and not _others_chose(live, acting, expected_seq):
                 raise ApiError(409, "state_changed", f"the game moved on (seq {live.seq}, you expected {expected_seq})")
             if acting not in to_act:
                 if g.phase == "setup":
