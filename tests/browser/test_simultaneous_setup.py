@@ -39,11 +39,14 @@ def test_two_online_players_get_the_ticket_dialog_at_once(server: Server, new_pa
         shown = page.eval_on_selector_all("#keep-sheet li.offer", "(items) => items.map((li) => li.dataset.ticket)")
         assert set(shown) == offered and len(offered) == 3
         assert waited[seat] < DIALOG_SECONDS, waited
-    finish_setup_in_ui(pages[other])  # the second in turn order keeps first
+    pages[current].locator("#keep-sheet li.offer input").first.check()  # half-way through choosing...
+    finish_setup_in_ui(pages[other])  # ...when the second in turn order keeps first
     st = wait_state(server, gid, tokens[other], lambda s: other not in s["view"]["to_act"])
     assert st["view"]["phase"] == "setup" and st["legal"] == []
     pages[other].wait_for_selector("#turn-text:has-text('choosing destination tickets')")
+    pages[current].wait_for_selector(f".player[data-seat='{other}'] .now-playing", state="detached")  # seen there
     assert pages[current].locator("#keep-sheet").is_visible()  # undisturbed by the other's choice
+    assert pages[current].locator("#keep-sheet li.offer input").first.is_checked()
     finish_setup_in_ui(pages[current])
     st = wait_state(server, gid, tokens[0], lambda s: s["view"]["phase"] == "turn")
     assert st["view"]["current"] == current

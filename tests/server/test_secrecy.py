@@ -93,6 +93,8 @@ class Client:
             except TimeoutError:
                 return got
             msg = json.loads(raw)
+            if msg["type"] == "error" and msg["error"]["code"] == "state_changed":
+                continue  # setup: we acted on an update that did not show our own choice yet; the server refused it
             assert msg["type"] == "update", msg
             self.keep(msg)
             self.state = msg["state"]

@@ -134,6 +134,7 @@ class LoadTest:
         rng = random.Random(self.rng.random())
         waiting: tuple[int, float] | None = None  # (seq after our action, when we sent it)
         acted_at = -1
+        done_seq = -1
         async with connect(f"{self.ws_base}/ws/games/{gid}?token={token}", max_size=2**22, open_timeout=30) as ws:
             while True:
                 remaining = self.deadline - time.perf_counter()
@@ -157,7 +158,7 @@ class LoadTest:
                     waiting = None
                 if st["summary"]["status"] == "finished":
                     return True
-                if not st["legal"] or st["seq"] <= acted_at:  # older than our last action (setup: seats act at once)
+                if not st["legal"] or st["seq"] == acted_at or st["seq"] < done_seq:  # done_seq: see below
                     continue
                 acted_at = st["seq"]
                 if self.cfg.think > 0:
@@ -177,7 +178,7 @@ class LoadTest:
                     self.stats.error(f"action {res.status_code}", res.text)
                     continue
                 waiting = (res.json()["seq"], t0)
-                acted_at = res.json()["seq"]
+                done_seq = res.json()["seq"]  # setup: an update of another seat's choice may come without ours yet
 
     def report(self, elapsed: float) -> dict[str, Any]:
         s = self.stats

@@ -163,6 +163,7 @@ export class GameClient {
 
   setState(s) {
     if (this.state && s.seq < this.state.seq && s.seat === this.state.seat) return; // an older answer arrived late
+    if (this.state && s.seq < (this.actedSeq ?? 0) && s.seat === this.state.seat) return; // older than our own last action
     this.state = s;
     if (s.summary) this.summary = s.summary;
     if (s.seat !== null && s.seat !== undefined && !this.hotseat) saveToken(this.id, { token: this.token, seat: s.seat, edition: this.summary.edition });
@@ -289,7 +290,8 @@ export class GameClient {
     try {
       const body = { action, expected_seq: this.state.seq };
       if (this.mySeat !== null) body.seat = this.mySeat;
-      await api("POST", `/api/games/${encodeURIComponent(this.id)}/actions`, { token: this.token, body });
+      const res = await api("POST", `/api/games/${encodeURIComponent(this.id)}/actions`, { token: this.token, body });
+      this.actedSeq = res.seq; // setup: an update of another seat's choice may still arrive without ours
       this.sheet = null;
       if (!this.online) await this.fetchState(this.desiredSeat());
       return true;
