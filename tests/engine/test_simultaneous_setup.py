@@ -118,7 +118,7 @@ def test_record_replays_an_out_of_order_setup_and_positions_round_trip() -> None
     for _ in range(40):
         g.step(rng.choice(g.legal_actions()))
     rec = g.record()
-    assert rec["actors"][:4] == g.history_seats[:4] and rec["seats"][0] != g.first_player
+    assert rec["actors"][:4] == g.history_seats[:4] and rec["actors"][0] != g.first_player
     assert Game.replay(rec) == g
     assert Game.from_dict(g.to_dict()) == g
 

@@ -75,7 +75,8 @@ def skip_empty_setup(g: Game) -> None:
     """A player dealt no tickets at setup has nothing to choose (only with tiny custom decks)."""
     if g.phase == SETUP and not g.rules.initial_tickets.choose_mix:
         for p in [p for p in g.setup_waiting if not g.offered[p]]:
-            finish_setup_player(g, p, None)
+            if p in g.setup_waiting:  # (the last one to finish ends setup)
+                finish_setup_player(g, p, None)
 
 
 def finish_setup_player(g: Game, p: int, ev: list[Event] | None) -> None:
@@ -158,6 +159,7 @@ def keep(g: Game, p: int, kept: list[int], ev: list[Event] | None) -> None:
         ev.append(Event("keep_tickets", p, {"kept": len(kept), "returned": len(returned)}, {"tickets": ids}))
     if setup:
         finish_setup_player(g, p, ev)
+        skip_empty_setup(g)  # a seat left with nothing to choose (a position built from a view, tiny decks)
     else:
         ending.end_turn(g, ev)
 
