@@ -224,6 +224,7 @@ def ticket_total(g: Game) -> int:
         + sum(len(t) for t in g.offered)
         + sum(len(d) for d in g.ticket_decks.values())
         + len(g.removed_tickets)
+        + sum(len(t) for t in g.setup_returned)  # returned in setup, put back when every seat has chosen
     )
 
 

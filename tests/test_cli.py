@@ -84,6 +84,7 @@ def test_replay_detects_a_tampered_result(tmp_path: Path, capsys) -> None:
 def test_replay_reports_an_illegal_action(tmp_path: Path, capsys) -> None:
     rec = Game("usa", 2, 3).record()
     rec["actions"] = [{"type": "claim", "route": "nowhere", "cards": {"red": 1}}]
+    rec["actors"] = [0]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(rec))
     assert main(["replay", str(path)]) == 1

@@ -167,7 +167,11 @@ def test_hot_seat_two_people_share_the_screen(server: Server, new_page: Any) -> 
         assert page.locator(".player.me .player-name").inner_text().startswith(names[seat])
         return seat
 
-    first = take_over()
+    # setup: the first player to choose gets the ticket dialog at once (nobody's secrets on screen yet)
+    page.wait_for_selector("#keep-sheet")
+    assert page.locator("#cover").is_hidden()
+    first = state(server, gid, token)["view"]["current"]
+    assert page.locator(".player.me .player-name").inner_text().startswith(names[first])
     finish_setup_in_ui(page)
     # Changed your mind before handing over? Undo from the cover: keeping tickets revealed nothing.
     page.wait_for_selector("#cover-undo")

@@ -79,6 +79,8 @@ def test_setup_forty_trains_110_cards_five_tickets_keep_two(players: int) -> Non
     offered = ids(g, g.offered[g.current])
     refused(g, keep(offered[0]), "keep_too_few", "keep at least 2")
     g.apply(keep(*offered[:2]))
+    while g.phase == "setup":  # the returns leave the game when every seat has chosen
+        g.apply(g.legal_actions()[-1])
     assert sorted(ids(g, g.removed_tickets)) == sorted(offered[2:])
     assert not set(offered[2:]) & set(ids(g, g.ticket_decks["regular"]))
 

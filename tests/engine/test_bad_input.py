@@ -283,9 +283,13 @@ def test_position_whose_cards_do_not_add_up_is_refused(change: Any, match: str) 
 
 
 def test_bad_record_raises_position_error() -> None:
-    rec = started("usa", 2, seed=4).record()
+    g = started("usa", 2, seed=4)
+    rec = g.record()
     rec["actions"].append({"type": "claim", "route": "chicago-duluth", "cards": {"red": 30}})
+    rec["actors"].append(g.current)
     with pytest.raises(PositionError, match=r"record action #2 .* is illegal: you have"):
         Game.replay(rec)
     with pytest.raises(PositionError, match="malformed record"):
         Game.replay({"edition": "usa", "players": 2})
+    with pytest.raises(PositionError, match="'actors' must list one seat per action"):
+        Game.replay({**rec, "actors": rec["actors"][:-1]})

@@ -78,6 +78,7 @@ def check_accounting(g: Game) -> None:
         assert g.stations_left[p] + sum(1 for o in g.station_owner if o == p) == r.stations
     tickets = [t for ts in g.tickets for t in ts] + [t for ts in g.offered for t in ts] + g.removed_tickets
     tickets += [t for deck in g.ticket_decks.values() for t in deck]
+    tickets += [t for ts in g.setup_returned for t in ts]  # returned in setup, back under their deck when all chose
     assert sorted(tickets) == list(range(len(ed.tickets))), "tickets created, lost or duplicated"
 
 

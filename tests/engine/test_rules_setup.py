@@ -71,6 +71,8 @@ def test_initial_tickets_returned_go_to_the_bottom_of_the_ticket_deck() -> None:
     offered = [g.edition.tickets[t].id for t in g.offered[p]]
     deck_before = g.to_dict()["ticket_decks"]["regular"]
     g.apply(keep(*offered[:2]))
+    assert g.to_dict()["ticket_decks"]["regular"] == deck_before  # put back when every seat has chosen
+    g.apply(g.legal_actions()[-1])  # the other player keeps all three
     deck_after = g.to_dict()["ticket_decks"]["regular"]
     assert deck_after == [offered[2], *deck_before]  # list index 0 is the bottom
     assert sorted(g.to_dict()["tickets"][p]) == sorted(offered[:2])

@@ -207,3 +207,21 @@ def test_gym_bots_hear_the_events_their_seat_may_see(monkeypatch: pytest.MonkeyP
     own_blind = [e for e in bot.seen if e["type"] == "draw_blind" and e["player"] == 1]
     assert learner_blind and all("card" not in e for e in learner_blind)  # the learner's secret stays hidden
     assert own_blind and all("card" in e for e in own_blind)
+
+
+def test_aec_setup_selects_a_seat_that_may_act_and_masks_the_others() -> None:
+    """Setup is simultaneous in the engine (every seat still choosing may act); the AEC env acts one agent
+    at a time: the first seat still choosing (``current``), the others see an empty mask until their go."""
+    env = ticket_to_ride_v0.env(edition="usa", players=3)
+    env.reset(seed=4)
+    game = env.unwrapped.game
+    seen = []
+    while game.phase == "setup":
+        agent = env.agent_selection
+        seat = env.unwrapped._seat[agent]
+        assert seat == game.to_act()[0] and len(game.to_act()) == 3 - len(seen)
+        for other in env.agents:
+            assert env.observe(other)["action_mask"].any() == (other == agent)
+        seen.append(seat)
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert sorted(seen) == [0, 1, 2] and game.current == game.first_player

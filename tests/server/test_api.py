@@ -193,7 +193,7 @@ def test_game_errors_change_nothing(client, caplog):
         return client.post(f"/api/games/{gid}/actions", headers=bearer(token) if token else {}, json=body, **kw)
 
     bad = [
-        (post(other, {"action": {"type": "keep_tickets", "tickets": []}}), 409, "not_your_turn"),
+        (post(other, {"action": {"type": "keep_tickets", "tickets": []}}), 422, "keep_too_few"),  # both choose at once
         (post(mover, {"action": {"type": "draw_blind"}}), 422, "wrong_phase"),
         (post(mover, {"action": {"type": "keep_tickets", "tickets": ["nowhere-nothing"]}}), 422, "unknown_ticket"),
         (post(mover, {"action": {"type": "fly"}}), 400, "malformed"),

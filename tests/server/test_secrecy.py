@@ -35,8 +35,8 @@ def seen_tickets(record: dict[str, Any]) -> list[set[str]]:
             seen[p].update(ed.tickets[t].id for t in g.tickets[p] + g.offered[p])
 
     note()
-    for a in record["actions"]:
-        g.step(a)
+    for a, seat in zip(record["actions"], record["actors"], strict=True):  # setup choices come in any order
+        g.step(a, seat)
         note()
     return seen
 
@@ -93,6 +93,8 @@ class Client:
             except TimeoutError:
                 return got
             msg = json.loads(raw)
+            if msg["type"] == "error" and msg["error"]["code"] == "state_changed":
+                continue  # setup: we acted on an update that did not show our own choice yet; the server refused it
             assert msg["type"] == "update", msg
             self.keep(msg)
             self.state = msg["state"]

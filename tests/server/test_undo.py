@@ -143,7 +143,8 @@ def test_against_bots_undo_works_until_a_bot_answers_and_never_after(window_clie
         created = create(client, edition="usa", players=3, seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}])
         gid = created["game_id"]
         token = join_all(client, created)[0]
-        first = wait_for(lambda g=gid, t=token: (s := _state(client, g, t))["legal"] and s)
+        # setup is simultaneous: the bots choose their tickets at once; wait until only the person is choosing
+        first = wait_for(lambda g=gid, t=token: (s := _state(client, g, t))["legal"] and s["view"]["to_act"] == [0] and s)
         assert first["legal"][0]["type"] == "keep_tickets" and not first["can_undo"]
         action = first["legal"][-1]
         kept_at = client.post(f"/api/games/{gid}/actions", headers=bearer(token), json={"action": action}).json()["seq"]

@@ -98,7 +98,7 @@ class Person:
         movers = [e["player"] for _, e in sorted(self.events.items()) if e.get("player") is not None and e.get("type") in MOVES]
         return movers[-1] if movers else None
 
-    def undo(self, befores: list[dict[str, Any]], why: str) -> bool:
+    def undo(self, befores: list[dict[str, Any] | None], why: str) -> bool:
         """Try to undo; check what a success takes back and brings back. `befores`: the states before each of the
         person's actions since another seat last moved (a success pops the last). Returns whether it was undone."""
         self.pump()
@@ -130,6 +130,8 @@ class Person:
         assert taken_back, (why, "an undo that took nothing back")
         assert befores, (why, "an undo succeeded although another seat had moved since the person's last action")
         before = befores.pop()
+        if before is None:  # setup: other seats chose between the state we acted on and our action
+            return True
         back = self.get_state(before["seat"])
         assert back["view"] == before["view"] and back["legal"] == before["legal"], (
             why,
@@ -165,7 +167,7 @@ def play(server: ServerProcess, db: str, body: dict[str, Any], rng: random.Rando
         assert http.post(f"/api/games/{gid}/join", json={"name": "Me"}, headers=bearer(token)).status_code == 200
     me = Person(server, http, gid, token, controlled)
     t0 = time.monotonic()
-    befores: list[dict[str, Any]] = []  # states before each of the person's actions since another seat moved
+    befores: list[dict[str, Any] | None] = []  # states before each of the person's actions since another seat moved
     acted_at = -1
     deadline = time.monotonic() + 240
     while not me.over:
@@ -192,7 +194,9 @@ def play(server: ServerProcess, db: str, body: dict[str, Any], rng: random.Rando
             continue  # our WebSocket had not shown the latest change yet (an undo): act on the next update
         assert res.status_code == 200, res.text
         me.keep(res.json())
-        befores.append(st)
+        # in setup the seats choose at once: if others chose after the state we acted on, it is not the one an
+        # undo brings back (theirs stay), so there is nothing exact to compare with
+        befores.append(st if res.json()["events"][0]["seq"] == st["seq"] + 1 else None)
         mine = res.json()["seq"]
         r = rng.random()
         if r < 0.5:  # at once: within the undo window, before any bot answers

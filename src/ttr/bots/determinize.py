@@ -150,7 +150,6 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
             "extra": extra,
             "colour": COLOURS[colour] if colour >= 0 else None,
         }
-    setup_left = n - (view.current - view.first_player) % n if view.phase == Phase.SETUP else 0
     data: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "edition": ed.id,
@@ -161,7 +160,8 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
         "phase": view.phase,
         "current": view.current,
         "first_player": view.first_player,
-        "setup_left": setup_left,
+        "setup_waiting": list(view.to_act) if view.phase == Phase.SETUP else [],
+        "setup_returned": [[] for _ in range(n)],  # returned tickets still hidden are in the pool like the rest
         "final_turns": view.final_turns,
         "pass_streak": view.pass_streak,
         "turn": view.turn,
@@ -184,5 +184,6 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
         "tunnel": tunnel,
         "last_claimed": ed.routes[view.last_claimed].id if view.last_claimed >= 0 else None,
         "history": [],
+        "history_seats": [],
     }
     return Game.from_dict(data, edition=ed)

@@ -46,10 +46,12 @@ def print_moves(where: str, rec: dict) -> None:
 
     game = Game(record_edition(rec) or rec["edition"], rec["players"], rec["seed"], rec.get("options"))
     print(f"{where}: {game.edition.name}, {game.n} players, seed {game.seed}")
-    for i, raw in enumerate(rec["actions"], 1):
+    actors = rec.get("actors") or [None] * len(rec["actions"])  # who played each (setup: in any order)
+    for i, (raw, actor) in enumerate(zip(rec["actions"], actors, strict=False), 1):
         action = Action.from_json(raw)
-        print(f"{i:4}. p{game.current} {format_move(game, action)}")
-        game.step(action)
+        seat = game.current if actor is None else actor
+        print(f"{i:4}. p{seat} {format_move(game, action)}")
+        game.step(action, seat)
 
 
 def run(args: argparse.Namespace) -> int:

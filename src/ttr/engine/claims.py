@@ -44,13 +44,45 @@ def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], par
 class _ClaimTables:
     """Per edition: routes grouped by what their payments depend on, and a memo of canonical payments
     (they depend only on the route's shape and the part of the hand that can pay), so legal-move
-    generation mostly skips recomputing them. Freed with the edition's entry in the bounded cache."""
+    generation mostly skips recomputing them; `touched[r]`: the groups whose claims change when route r
+    is claimed (its own group and its twin lanes' groups). Freed with the edition's entry in the bounded cache."""
 
-    __slots__ = ("groups", "payments")
+    __slots__ = ("groups", "payments", "touched")
 
-    def __init__(self, groups: list[ShapeGroup]) -> None:
+    def __init__(self, groups: list[ShapeGroup], nroutes: int) -> None:
         self.groups = groups
         self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
+        group_of = [0] * nroutes
+        for gi, (_, _, _, shapes) in enumerate(groups):
+            for _, _, entries in shapes:
+                for ri, _, _ in entries:
+                    group_of[ri] = gi
+        touched: list[tuple[int, ...]] = [() for _ in range(nroutes)]
+        for _, _, _, shapes in groups:
+            for _, _, entries in shapes:
+                for ri, _, siblings in entries:
+                    touched[ri] = tuple(sorted({group_of[ri], *(group_of[o] for o in siblings)}))
+        self.touched = touched
+
+
+class ClaimCache:
+    """A game's claims kept between moves: per player and route group, (what the group's claims depended
+    on, those claims), or None once a claim touched the group (see claim_actions). Entries are never
+    changed in place, so a copy shares them. Holds the edition's tables too (no cache lookup per move)."""
+
+    __slots__ = ("players", "tables")
+
+    def __init__(self, tables: _ClaimTables, players: list[list[tuple[tuple[Any, ...], list[Action]] | None]]) -> None:
+        self.tables = tables
+        self.players = players
+
+    def copy(self) -> ClaimCache:
+        return ClaimCache(self.tables, [c[:] for c in self.players])
+
+
+def new_claim_cache(g: Game) -> ClaimCache:
+    tables = _claim_tables(g.edition)
+    return ClaimCache(tables, [[None] * len(tables.groups) for _ in range(g.n)])
 
 
 @per_edition
@@ -74,7 +106,8 @@ def _claim_tables(ed: Edition) -> _ClaimTables:
         [
             (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
             for (colour, wild_ok, special), shapes in by_group.items()
-        ]
+        ],
+        len(ed.routes),
     )
 
 
@@ -126,7 +159,12 @@ def route_claim_problem(g: Game, route: Route, p: int) -> str | None:
 
 def claim_actions(g: Game, p: int) -> list[Action]:
     """Claims with canonical payments. Routes are grouped by shape (colour, length, tunnel,
-    ferry, substitution), so each shape's affordability and payments are computed once."""
+    ferry, substitution), so each shape's affordability and payments are computed once.
+
+    Incremental: a group's claims depend only on the part of p's hand that can pay for it, on how many
+    trains p has left (both in the group's key) and on the owners of its routes and their twin lanes
+    (a claim clears the groups it touches: ``forget_claims``). So a group is rebuilt only when one of
+    these changed; drawing a red card rebuilds the red and the gray groups, not the others."""
     hand = g.hands[p]
     trains = g.trains[p]
     owner = g.route_owner
@@ -139,14 +177,21 @@ def claim_actions(g: Game, p: int) -> list[Action]:
     hand_key = tuple(hand)
     new = tuple.__new__
     out: list[Action] = []
-    tables = _claim_tables(g.edition)
-    for colour, wild_ok, special, shapes in tables.groups:
+    tables = g._claim_cache.tables
+    cache = g._claim_cache.players[p]
+    for gi, (colour, wild_ok, special, shapes) in enumerate(tables.groups):
         limit = total if special else (max_colour if colour == GRAY else hand[colour]) + (locos + plus4 if wild_ok else 0)
         if limit > trains:
             limit = trains
         if shapes[0][0] > limit:
             continue
         part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
+        key = (part, limit)
+        entry = cache[gi]
+        if entry is not None and entry[0] == key:
+            out.extend(entry[1])
+            continue
+        acts: list[Action] = []
         for length, rep, entries in shapes:
             if length > limit:
                 break
@@ -165,8 +210,19 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                 if payments is None:
                     payments = _payments(tables, rules, rep, hand, part)
                 for cards in payments:
-                    out.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
+                    acts.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
+        cache[gi] = (key, acts)
+        out.extend(acts)
     return out
+
+
+def forget_claims(g: Game, route: Route) -> None:
+    """`route` was just claimed: every player's cached claims of the groups it touches are stale."""
+    claim_cache = g._claim_cache
+    touched = claim_cache.tables.touched[route.index]
+    for cache in claim_cache.players:
+        for gi in touched:
+            cache[gi] = None
 
 
 def claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] | None) -> None:
@@ -213,6 +269,9 @@ def discard_cards(g: Game, cards: Cards) -> None:
 
 def complete_claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] | None) -> None:
     g.route_owner[route.index] = p
+    forget_claims(g, route)
+    if g.rules.passengers:
+        passengers.forget_trails(g, (route.a, route.b))
     g.trains[p] -= route.length
     g.scores[p] += route.points
     g._labels[p] = None

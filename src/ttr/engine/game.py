@@ -4,7 +4,10 @@ Pure standard library, no I/O, no clock: every random choice comes from the game
 ``random.Random(seed)``. The public surface:
 
 * ``Game(edition, players, seed, options)`` — a new game (setup dealt, first player drawn);
-* ``legal_actions()`` / ``is_legal(action)`` / ``apply(action) -> events`` / ``step(action)``;
+* ``to_act()`` — the seats that may act now (in setup every seat still choosing its initial tickets,
+  in any order; otherwise ``current``);
+* ``legal_actions(player=None)`` / ``is_legal(action, player=None)`` / ``apply(action, player=None) -> events``
+  / ``step(action, player=None)`` — for ``current``, or for another seat that may act (setup);
 * ``view(player)`` — what that player may know (``PlayerView``, JSON via ``to_dict``);
 * ``to_dict()`` / ``Game.from_dict()`` — the full position, round-trip exact;
 * ``record()`` / ``replay(record)`` — seed + actions, reproduces the game;
@@ -96,9 +99,11 @@ class Game:
     """A game in progress. See the module docstring for the public surface."""
 
     __slots__ = (
+        "_claim_cache",
         "_final_result",
         "_labels",
         "_legal_cache",
+        "_trail_cache",
         "base_edition",
         "current",
         "deck",
@@ -108,6 +113,7 @@ class Game:
         "first_player",
         "hands",
         "history",
+        "history_seats",
         "last_claimed",
         "market",
         "merch",
@@ -124,7 +130,8 @@ class Game:
         "rules",
         "scores",
         "seed",
-        "setup_left",
+        "setup_returned",
+        "setup_waiting",
         "station_owner",
         "stations_left",
         "ticket_decks",
@@ -189,16 +196,19 @@ class Game:
         self.first_player = rng.randrange(n)
         self.current = self.first_player
         self.phase = SETUP
-        self.setup_left = n
+        # setup: every seat still choosing its initial tickets (in turn order), and what each returned
+        self.setup_waiting = [(self.first_player + i) % n for i in range(n)]
+        self.setup_returned: list[list[int]] = [[] for _ in range(n)]
         self.final_turns = -1
         self.pass_streak = 0
         self.turn = 0
         self.tunnel: tuple[int, Cards, list[int], int, int] | None = None  # route, paid, revealed, extra, colour
         self.last_claimed = -1
         self.history: list[Action] = []
+        self.history_seats: list[int] = []  # who played each action of `history`
         self._legal_cache: tuple[Action, ...] | None = None
         self._final_result: dict[str, Any] | None = None
-        self._labels: list[list[int] | None] = [None] * n
+        self.reset_caches()
         pol = r.initial_tickets
         if not pol.choose_mix:
             for i in range(n):
@@ -231,30 +241,61 @@ class Game:
         g.merch = [m[:] for m in self.merch]
         g.tokens = [t[:] for t in self.tokens]
         g.phase, g.current, g.first_player = self.phase, self.current, self.first_player
-        g.setup_left, g.final_turns, g.pass_streak, g.turn = self.setup_left, self.final_turns, self.pass_streak, self.turn
+        g.setup_waiting, g.setup_returned = self.setup_waiting[:], [t[:] for t in self.setup_returned]
+        g.final_turns, g.pass_streak, g.turn = self.final_turns, self.pass_streak, self.turn
         g.tunnel = None if self.tunnel is None else (*self.tunnel[:2], self.tunnel[2][:], *self.tunnel[3:])
         g.last_claimed = self.last_claimed
         g.history = self.history[:]
+        g.history_seats = self.history_seats[:]
         g._legal_cache = None
         g._final_result = self._final_result
-        g._labels = [None] * self.n
+        g._labels = self._labels[:]  # entries are never changed in place, only replaced
+        g._claim_cache = self._claim_cache.copy()
+        g._trail_cache = dict(self._trail_cache)
         return g
+
+    def reset_caches(self) -> None:
+        """Forget every derived answer kept between moves (after the position was changed from outside)."""
+        self._legal_cache = None
+        self._labels: list[list[int] | None] = [None] * self.n
+        self._claim_cache: claims.ClaimCache = claims.new_claim_cache(self)
+        # (player, start city) -> (passenger cards, cities reachable from the start, trips): passengers.py
+        self._trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]] = {}
 
     def _next(self, p: int) -> int:
         return (p + 1) % self.n
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Every legal action now (claims and stations with their canonical payments), in a fixed order.
+    @property
+    def setup_left(self) -> int:
+        """How many seats still choose their initial tickets (0 after setup)."""
+        return len(self.setup_waiting)
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now. In setup every seat still choosing its initial tickets, in turn
+        order from the first player, in any order they like (``current`` is the first of them); later
+        only ``current``; none once the game is over."""
+        if self.phase == SETUP:
+            return tuple(self.setup_waiting)
+        if self.phase == OVER:
+            return ()
+        return (self.current,)
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """Every legal action now (claims and stations with their canonical payments), in a fixed order,
+        for ``current`` or for `player` (empty when `player` may not act now: see ``to_act``).
 
         An immutable tuple, computed once per position: callers may keep it but cannot change it."""
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = tuple(self._generate())
-        return legal
+        if player is None or player == self.current:
+            legal = self._legal_cache
+            if legal is None:
+                legal = self._legal_cache = tuple(self._generate(self.current))
+            return legal
+        if self.phase == SETUP and player in self.setup_waiting:
+            return tuple(self._generate(player))
+        return ()
 
-    def _generate(self) -> list[Action]:
+    def _generate(self, p: int) -> list[Action]:
         phase = self.phase
-        p = self.current
         if phase == SECOND_CARD:
             out = [A_DRAW_BLIND] if self.deck or self.discard else []
             single = self.rules.faceup_locomotive_single
@@ -265,7 +306,7 @@ class Game:
         if phase in (SETUP, KEEP):
             offered = self.offered[p]
             if not offered:  # Märklin setup: name the mix first
-                return [Action(DRAW_TICKETS, mix=m) for m in tickets.ticket_mixes(self)]
+                return list(tickets.mix_actions(self))
             return [Action(KEEP_TICKETS, tickets=k) for k in tickets.keep_choices(self, offered)]
         if phase == TUNNEL:
             assert self.tunnel is not None
@@ -296,7 +337,7 @@ class Game:
             out.extend(A_DRAW_FACEUP[: len(market)])
         pol = self.rules.draw_tickets
         if pol.choose_mix:
-            out.extend(Action(DRAW_TICKETS, mix=m) for m in tickets.ticket_mixes(self))
+            out.extend(tickets.mix_actions(self))
         else:
             decks = self.ticket_decks
             for deck_name, _ in pol.deal:
@@ -310,13 +351,29 @@ class Game:
             out.extend(passengers.passenger_moves(self, p))
         return out
 
-    def is_legal(self, action: Action | Any) -> bool:
-        """Whether `action` would be accepted now (without changing anything)."""
+    def is_legal(self, action: Action | Any, player: int | None = None) -> bool:
+        """Whether `action` would be accepted now for ``current`` or `player` (without changing anything)."""
         try:
-            self._check(Action.from_json(action), self.current)
+            self._check(Action.from_json(action), self._actor(player))
         except IllegalAction:
             return False
         return True
+
+    def _actor(self, player: int | None) -> int:
+        """Who acts: ``current``, or `player` if that seat may act now (setup: any seat still choosing)."""
+        p = self.current
+        if player is not None and player != p:
+            if self.phase == OVER:
+                raise IllegalAction("the game is over", "game_over")
+            if self.phase == SETUP:
+                if player in self.setup_waiting:
+                    return player
+                if isinstance(player, int) and 0 <= player < self.n:
+                    raise IllegalAction(
+                        f"player {player} has chosen their tickets; the others are still choosing", "not_your_turn"
+                    )
+            raise IllegalAction(f"it is player {p}'s turn, not player {player}'s", "not_your_turn")
+        return p
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | Any, player: int | None = None) -> list[Event]:
@@ -334,14 +391,11 @@ class Game:
 
     def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
-        p = self.current
-        if player is not None and player != p:
-            if self.phase == OVER:
-                raise IllegalAction("the game is over", "game_over")
-            raise IllegalAction(f"it is player {p}'s turn, not player {player}'s", "not_your_turn")
+        p = self.current if player is None else self._actor(player)
         checked = self._check(a, p)
         self._legal_cache = None
         self.history.append(a)
+        self.history_seats.append(p)
         kind = a.type
         if kind == DRAW_BLIND:
             drawing.draw_blind(self, p, ev)
@@ -376,8 +430,11 @@ class Game:
         kind = a.type
         if phase == OVER:
             raise IllegalAction("the game is over", "game_over")
-        if phase == SETUP and kind not in _SETUP_CHECKED:
-            raise IllegalAction("first choose your destination tickets", "wrong_phase")
+        if phase == SETUP:
+            if p not in self.setup_waiting:
+                raise IllegalAction("you have chosen your tickets; the others are still choosing", "not_your_turn")
+            if kind not in _SETUP_CHECKED:
+                raise IllegalAction("first choose your destination tickets", "wrong_phase")
         check = _CHECKS.get(kind)
         if check is None:
             raise MalformedAction(f"unknown action type {kind!r}")
@@ -412,7 +469,8 @@ class Game:
 
     def passenger_trails(self, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
         """The best trip for p's passenger at `start` per number of passenger cards used (Märklin)."""
-        return passengers.passenger_trails(self, p, start, max_foreign)
+        found = passengers.passenger_trails(self, p, start, max_foreign)
+        return {k: (points, path[:]) for k, (points, path) in found.items()}
 
     def connectivity(self, p: int) -> list[int]:
         """Component label per city over player p's own routes (cached until p claims again)."""
@@ -432,7 +490,7 @@ class Game:
 
     def compute_legal_actions(self) -> list[Action]:
         """The legal actions computed afresh, bypassing the per-position cache (for benchmarks)."""
-        return self._generate()
+        return self._generate(self.current)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -458,6 +516,7 @@ class Game:
             "players": self.n,
             "seed": self.seed,
             "actions": [a.to_json() for a in self.history],
+            "actors": self.history_seats[:],  # who played each action (in setup, seats choose in any order)
         }
         if self.phase == OVER:
             res = ending.result(self)
@@ -470,11 +529,14 @@ class Game:
         try:
             g = cls(edition or record["edition"], record["players"], record["seed"], record.get("options"))
             actions = record["actions"]
+            seats = record.get("actors")  # absent in records of format 1 (setup one seat after the other)
+            if seats is not None and (not isinstance(seats, list) or len(seats) != len(actions)):
+                raise TypeError("'actors' must list one seat per action")
         except (KeyError, TypeError) as exc:
             raise PositionError(f"malformed record: missing or bad field {exc}") from None
         for i, a in enumerate(actions):
             try:
-                g.step(a)
+                g.step(a, None if seats is None else seats[i])
             except IllegalAction as exc:
                 raise PositionError(f"record action #{i} ({a}) is illegal: {exc}") from None
         return g

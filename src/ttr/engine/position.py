@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-POSITION_FORMAT = 1
+POSITION_FORMAT = 2  # 2: simultaneous setup (setup_waiting, setup_returned, history_seats replace setup_left)
+READABLE_FORMATS = (1, 2)  # format 1 positions (setup one seat after the other) are read too
 
 
 def _passenger_from(x: Any, city: Callable[[Any], int]) -> int:
@@ -72,6 +73,11 @@ def _player(x: Any, n: int) -> int:
     return x
 
 
+def _replayed_seats(cls: type[Game], g: Game, d: dict[str, Any]) -> list[int]:
+    record = {"edition": g.base_edition.id, "options": g.options, "players": g.n, "seed": g.seed, "actions": d["history"]}
+    return cls.replay(record, g.base_edition).history_seats if g.history else []
+
+
 # ------------------------------------------------------------------ positions
 def to_dict(g: Game) -> dict[str, Any]:
     ed = g.edition
@@ -97,7 +103,8 @@ def to_dict(g: Game) -> dict[str, Any]:
         "phase": g.phase,
         "current": g.current,
         "first_player": g.first_player,
-        "setup_left": g.setup_left,
+        "setup_waiting": g.setup_waiting[:],
+        "setup_returned": [[ed.tickets[t].id for t in ts] for ts in g.setup_returned],
         "final_turns": g.final_turns,
         "pass_streak": g.pass_streak,
         "turn": g.turn,
@@ -120,6 +127,7 @@ def to_dict(g: Game) -> dict[str, Any]:
         "tunnel": tunnel,
         "last_claimed": ed.routes[g.last_claimed].id if g.last_claimed >= 0 else None,
         "history": [a.to_json() for a in g.history],
+        "history_seats": g.history_seats[:],
     }
 
 
@@ -127,8 +135,9 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     """The game of a position written by ``to_dict`` (``Game.from_dict`` turns failures into PositionError)."""
     if not isinstance(d, dict):
         raise PositionError("a position must be a JSON object")
-    if d.get("format") != POSITION_FORMAT:
-        raise PositionError(f"unsupported position format {d.get('format')!r}")
+    fmt = d.get("format")
+    if fmt not in READABLE_FORMATS:
+        raise PositionError(f"unsupported position format {fmt!r} (this engine reads {', '.join(map(str, READABLE_FORMATS))})")
     g = cls(edition or d["edition"], 2, 0, d.get("options") or None, _blank=True)
     ed = g.edition
     n = d["players"]
@@ -143,12 +152,15 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
         raise PositionError(f"unknown phase {d['phase']!r}")
     g.phase = Phase(d["phase"])
     g.current, g.first_player = _player(d["current"], n), _player(d["first_player"], n)
-    g.setup_left, g.final_turns, g.pass_streak, g.turn = (
-        int(d["setup_left"]),
-        int(d["final_turns"]),
-        int(d["pass_streak"]),
-        int(d["turn"]),
-    )
+    g.final_turns, g.pass_streak, g.turn = int(d["final_turns"]), int(d["pass_streak"]), int(d["turn"])
+    if fmt == 1:  # the seats still to choose were current and the ones after it; returns went back at once
+        g.setup_waiting = [(g.current + i) % n for i in range(int(d["setup_left"]))] if g.phase == Phase.SETUP else []
+    else:
+        g.setup_waiting = [_player(x, n) for x in d["setup_waiting"]]
+        if len(set(g.setup_waiting)) != len(g.setup_waiting):
+            raise PositionError("'setup_waiting' names a seat twice")
+    if (g.phase == Phase.SETUP) != bool(g.setup_waiting) or (g.setup_waiting and g.current != g.setup_waiting[0]):
+        raise PositionError("in setup, 'current' is the first seat of 'setup_waiting' (and only then is it non-empty)")
 
     def card(name: str) -> int:
         if name not in CARD_INDEX:
@@ -189,6 +201,8 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     g.offered = [[ticket(t) for t in ts] for ts in _n_list(d["offered"], n, "offered")]
     g.ticket_decks = {k: [ticket(t) for t in v] for k, v in d["ticket_decks"].items()}
     g.removed_tickets = [ticket(t) for t in d["removed_tickets"]]
+    returned = d["setup_returned"] if fmt != 1 else [[] for _ in range(n)]
+    g.setup_returned = [[ticket(t) for t in ts] for ts in _n_list(returned, n, "setup_returned")]
     g.stations_left = [int(x) for x in _n_list(d["stations_left"], n, "stations_left")]
     g.station_owner = [-1] * ed.ncities
     for cid, o in d["stations"].items():
@@ -212,7 +226,13 @@ def from_dict(cls: type[Game], d: Any, edition: Edition | None) -> Game:
     _check_card_census(g)
     g.last_claimed = route(d["last_claimed"]) if d["last_claimed"] is not None else -1
     g.history = [Action.from_json(a) for a in d["history"]]
+    if fmt == 1:  # one seat after the other: the seats follow from replaying the history
+        g.history_seats = _replayed_seats(cls, g, d)
+    else:
+        seats = d["history_seats"]
+        if not isinstance(seats, list) or len(seats) != len(g.history):
+            raise PositionError("'history_seats' must name one seat per action of 'history'")
+        g.history_seats = [_player(x, n) for x in seats]
     g._final_result = None
-    g._legal_cache = None
-    g._labels = [None] * n
+    g.reset_caches()
     return g

@@ -3,6 +3,7 @@ keep choices offered, and returning the rest under their deck."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import IllegalAction
 from . import ending
 from .actions import (
+    DRAW_TICKETS,
     Action,
     normalise_mix,
 )
@@ -33,8 +35,25 @@ def deal_tickets(g: Game, deal: Iterable[tuple[str, int]]) -> list[int]:
 def ticket_mixes(g: Game) -> list[tuple[tuple[str, int], ...]]:
     """The mixes a player may name (Märklin): every split of `count` the decks can supply."""
     pol = g.rules.draw_tickets if g.phase != SETUP else g.rules.initial_tickets
-    decks = pol.decks
-    sizes = [len(g.ticket_decks.get(d, ())) for d in decks]
+    decks = tuple(pol.decks)
+    return list(_mixes(decks, pol.count, tuple(len(g.ticket_decks.get(d, ())) for d in decks)))
+
+
+def mix_actions(g: Game) -> tuple[Action, ...]:
+    """The ticket_mixes as draw actions."""
+    pol = g.rules.draw_tickets if g.phase != SETUP else g.rules.initial_tickets
+    decks = tuple(pol.decks)
+    return _mix_actions(decks, pol.count, tuple(len(g.ticket_decks.get(d, ())) for d in decks))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mix_actions(decks: tuple[str, ...], count: int, sizes: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(Action(DRAW_TICKETS, mix=m) for m in _mixes(decks, count, sizes))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mixes(decks: tuple[str, ...], count: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """ticket_mixes for decks of these sizes (a memo of a pure function: asked at every Märklin turn)."""
     out: list[tuple[tuple[str, int], ...]] = []
 
     def rec(i: int, left: int, acc: dict[str, int]) -> None:
@@ -46,35 +65,56 @@ def ticket_mixes(g: Game) -> list[tuple[tuple[str, int], ...]]:
             rec(i + 1, left - k, {**acc, decks[i]: k})
 
     if decks:
-        rec(0, pol.count, {})
+        rec(0, count, {})
     if not out and any(sizes):  # fewer tickets left than `count`: take them all
         out.append(normalise_mix(dict(zip(decks, sizes, strict=True))))
-    return out
+    return tuple(out)
 
 
 def skip_empty_setup(g: Game) -> None:
     """A player dealt no tickets at setup has nothing to choose (only with tiny custom decks)."""
-    while g.phase == SETUP and not g.rules.initial_tickets.choose_mix and not g.offered[g.current]:
-        finish_setup_player(g, None)
+    if g.phase == SETUP and not g.rules.initial_tickets.choose_mix:
+        for p in [p for p in g.setup_waiting if not g.offered[p]]:
+            if p in g.setup_waiting:  # (the last one to finish ends setup)
+                finish_setup_player(g, p, None)
 
 
-def finish_setup_player(g: Game, ev: list[Event] | None) -> None:
-    g.setup_left -= 1
-    g.current = g._next(g.current)
-    if g.setup_left == 0:
-        if g.rules.initial_tickets.returned == "bottom_then_shuffle":
-            for deck in g.ticket_decks.values():
-                g.rng.shuffle(deck)
-        draw = g.rules.draw_tickets
-        in_play = set(draw.decks) | {d for d, _ in draw.deal}
-        for name, deck in g.ticket_decks.items():
-            if name not in in_play:  # never drawn again (Europe's undealt long tickets): out of the game
-                g.removed_tickets.extend(deck)
-                deck.clear()
-        g.phase = TURN
-        g.current = g.first_player
-        if ev is not None:
-            ev.append(Event("setup_done", None, {"first_player": g.first_player}))
+def finish_setup_player(g: Game, p: int, ev: list[Event] | None) -> None:
+    """Player p has chosen: off the waiting list (``current`` stays the first seat still choosing). When the
+    last seat has chosen, every seat's returned tickets go back in turn order from the first player, so the
+    game that follows does not depend on the order in which the seats chose."""
+    waiting = g.setup_waiting
+    waiting.remove(p)
+    if waiting:
+        g.current = waiting[0]
+        return
+    pol = g.rules.initial_tickets
+    for i in range(g.n):
+        q = (g.first_player + i) % g.n
+        put_back(g, g.setup_returned[q], pol.returned)
+        g.setup_returned[q] = []
+    if pol.returned == "bottom_then_shuffle":
+        for deck in g.ticket_decks.values():
+            g.rng.shuffle(deck)
+    draw = g.rules.draw_tickets
+    in_play = set(draw.decks) | {d for d, _ in draw.deal}
+    for name, deck in g.ticket_decks.items():
+        if name not in in_play:  # never drawn again (Europe's undealt long tickets): out of the game
+            g.removed_tickets.extend(deck)
+            deck.clear()
+    g.phase = TURN
+    g.current = g.first_player
+    if ev is not None:
+        ev.append(Event("setup_done", None, {"first_player": g.first_player}))
+
+
+def put_back(g: Game, returned: list[int], policy: str) -> None:
+    """Tickets not kept: out of the game, or under their deck."""
+    if policy == "remove":
+        g.removed_tickets.extend(returned)
+    else:
+        for t in returned:
+            g.ticket_decks[g.edition.tickets[t].deck].insert(0, t)
 
 
 def keep_choices(g: Game, offered: list[int]) -> list[tuple[str, ...]]:
@@ -110,17 +150,16 @@ def keep(g: Game, p: int, kept: list[int], ev: list[Event] | None) -> None:
     returned = [t for t in g.offered[p] if t not in kept]
     g.tickets[p].extend(kept)
     g.offered[p] = []
-    if pol.returned == "remove":
-        g.removed_tickets.extend(returned)
+    if setup:
+        g.setup_returned[p] = returned  # put back when every seat has chosen (finish_setup_player)
     else:
-        for t in returned:
-            g.ticket_decks[g.edition.tickets[t].deck].insert(0, t)
+        put_back(g, returned, pol.returned)
     if ev is not None:
         ids = [g.edition.tickets[t].id for t in kept]
         ev.append(Event("keep_tickets", p, {"kept": len(kept), "returned": len(returned)}, {"tickets": ids}))
     if setup:
-        finish_setup_player(g, ev)
-        skip_empty_setup(g)
+        finish_setup_player(g, p, ev)
+        skip_empty_setup(g)  # a seat left with nothing to choose (a position built from a view, tiny decks)
     else:
         ending.end_turn(g, ev)
 

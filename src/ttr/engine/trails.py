@@ -44,27 +44,10 @@ def best_trails(
     area = edition.city_area
     once = one_token_per_city
     best: dict[int, Trip] = {}
-    taken: dict[int, int] = {}  # city -> tokens taken there on the current trail
+    taken = [0] * edition.ncities  # tokens taken per city on the current trail
     path: list[int] = []
-
-    def gain(city: int) -> int:
-        k = taken.get(city, 0)
-        if once and (k or city == start):
-            return 0
-        stack = merch[city]
-        return stack[-1 - k] if k < len(stack) else 0
-
-    moves: dict[int, list[tuple[int, int, int]]] = {}  # city -> (route, other city, 1 if an opponent's)
-
-    def moves_from(city: int) -> list[tuple[int, int, int]]:
-        out = moves.get(city)
-        if out is None:
-            out = moves[city] = [
-                (ri, other, int(route_owner[ri] != player))
-                for ri, other in adjacency[city]
-                if route_owner[ri] >= 0 and area[other] is None
-            ]
-        return out
+    # city -> (route, other city, 1 if an opponent's), over claimed routes that do not enter a country area
+    moves: list[list[tuple[int, int, int]] | None] = [None] * edition.ncities
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
@@ -82,16 +65,31 @@ def best_trails(
             left -= 1
             if path and value > best.get(foreign, (0,))[0]:
                 best[foreign] = (value, path.copy())
-            steps = [
-                (gain(other), -f, ri, other) for ri, other, f in moves_from(city) if not used >> ri & 1 and foreign + f <= cap
-            ]
+            here = moves[city]
+            if here is None:
+                here = moves[city] = [
+                    (ri, other, int(route_owner[ri] != player))
+                    for ri, other in adjacency[city]
+                    if route_owner[ri] >= 0 and area[other] is None
+                ]
+            steps = []
+            for ri, other, f in here:
+                if used >> ri & 1 or foreign + f > cap:
+                    continue
+                k = taken[other]
+                if once and (k or other == start):
+                    gain = 0
+                else:
+                    stack = merch[other]
+                    gain = stack[-1 - k] if k < len(stack) else 0
+                steps.append((gain, -f, ri, other))
             if len(steps) > 1:
                 steps.sort(reverse=True)
-            for g, minus_f, ri, other in steps:
-                count = 1 if g or not once else 0
-                taken[other] = taken.get(other, 0) + count
+            for gain, minus_f, ri, other in steps:
+                count = 1 if gain or not once else 0
+                taken[other] += count
                 path.append(ri)
-                dfs(other, used | 1 << ri, foreign - minus_f, value + g)
+                dfs(other, used | 1 << ri, foreign - minus_f, value + gain)
                 path.pop()
                 taken[other] -= count
 

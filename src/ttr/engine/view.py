@@ -46,6 +46,7 @@ class PlayerView:
         "ticket_counts",
         "ticket_deck_sizes",
         "tickets",
+        "to_act",
         "tokens",
         "trains",
         "tunnel",
@@ -57,6 +58,7 @@ class PlayerView:
         self.players = g.n
         self.me = me
         self.current = g.current
+        self.to_act = g.to_act()  # in setup every seat still choosing its tickets; else (current,)
         self.phase = g.phase
         self.turn = g.turn
         self.first_player = g.first_player
@@ -108,6 +110,7 @@ class PlayerView:
             "players": self.players,
             "me": self.me,
             "current": self.current,
+            "to_act": list(self.to_act),
             "phase": self.phase,
             "turn": self.turn,
             "first_player": self.first_player,

@@ -124,6 +124,7 @@ class TicketToRideAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        # one agent at a time: `current`, which in setup is the first seat still choosing (all of them may act)
         self.agent_selection = self.possible_agents[self.game.current]
         self._mask_info()
         self._render_human()

@@ -146,9 +146,9 @@ def _think(kept: OrderedDict[tuple[str, int], _Kept], factory: Callable[[str, in
             kept.popitem(last=False)
     g = game_from_position(p["position"])
     seat = p["seat"]
-    if g.is_over or g.current != seat:
+    if seat not in g.to_act():
         raise RuntimeError(f"seat {seat} is not to move in this position")
-    legal = g.legal_actions()
+    legal = g.legal_actions(seat)
     t0 = time.perf_counter()
     action, played, problem = _decide(factory, bot, level, seed, budget, g.view(seat), legal)
     return {
@@ -204,13 +204,14 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
     actions = record["actions"]
     if step > len(actions):
         raise ApiError(422, "bad_step", f"step must be between 0 and {len(actions)}")
+    seats = record.get("actors") or [None] * len(actions)  # records of format 1: setup one seat after the other
     game = game_from_record(record)
-    for a in actions[: max(step - 1, 0)]:
-        game.step(a)
+    for a, seat in zip(actions[: max(step - 1, 0)], seats, strict=False):
+        game.step(a, seat)
     actor, events = None, []
     if step:
-        actor = game.current
-        events = [e.public() for e in game.apply(actions[step - 1])]
+        actor = game.current if seats[step - 1] is None else seats[step - 1]
+        events = [e.public() for e in game.apply(actions[step - 1], actor)]
     return {
         "step": step,
         "steps": len(actions),

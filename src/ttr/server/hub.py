@@ -227,7 +227,8 @@ class Hub:
         if not leased:
             return "busy", live
         assert position is not None
-        seat = live.game.current
+        seat = live.bot_seat
+        assert seat is not None
         not_before = start + self.pause(live)
 
         def wanted() -> bool:  # asked when a worker is free: skip the thinking if the game has moved on meanwhile

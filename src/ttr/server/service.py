@@ -198,8 +198,15 @@ class LiveGame:
         return self.hotseat or len(self.humans) == 1
 
     @property
+    def bot_seat(self) -> int | None:
+        """A bot seat that may act now (in setup every seat still choosing may: bots keep at once), or None."""
+        if self.status != ACTIVE:
+            return None
+        return next((p for p in self.game.to_act() if self.seats[p].by_bot), None)
+
+    @property
     def bot_to_move(self) -> bool:
-        return self.status == ACTIVE and not self.game.is_over and self.seats[self.game.current].by_bot
+        return self.bot_seat is not None
 
     def access(self, token: str | None) -> Access | None:
         """The seats `token` controls; None if the token is not one of this game's."""
@@ -221,8 +228,9 @@ class LiveGame:
             if seat not in access.seats:
                 raise ApiError(403, "not_your_seat", f"this token does not control seat {seat}")
             return seat
-        if self.game.current in access.seats and not self.game.is_over:
-            return self.game.current
+        for p in self.game.to_act():  # the seat to move, or in setup the first controlled seat still choosing
+            if p in access.seats:
+                return p
         return min(access.seats)
 
     def undo_check(self, access: Access) -> int | str:
@@ -271,6 +279,7 @@ class LiveGame:
                 "status": self.status,
                 "phase": g.phase,
                 "current": None if g.is_over else g.current,
+                "to_act": list(g.to_act()),
                 "turn": g.turn,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
@@ -284,13 +293,13 @@ class LiveGame:
         key = ("state", access, view_seat)
         if key not in self.memo:
             g = self.game
-            my_turn = view_seat is not None and self.status == ACTIVE and not g.is_over and g.current == view_seat
+            my_turn = view_seat is not None and self.status == ACTIVE and view_seat in g.to_act()
             self.memo[key] = {
                 "seq": self.seq,
                 "seat": view_seat,
                 "seats_controlled": sorted(access.seats),
                 "view": g.view(view_seat).to_dict(),
-                "legal": [a.to_json() for a in g.legal_actions()] if my_turn else [],
+                "legal": [a.to_json() for a in g.legal_actions(view_seat)] if my_turn else [],
                 "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
                 "summary": self.summary(),
                 **served_rules(g, view_seat),
@@ -346,6 +355,16 @@ def _check_bindable(live: LiveGame, target: int, user: User) -> None:
         raise ApiError(409, "seat_bound", "this seat belongs to another account")
     if any(s.user_id == user.id and s.seat != target for s in live.seats):
         raise ApiError(409, "already_seated", "your account already has another seat in this game")
+
+
+def _others_chose(live: LiveGame, seat: int, since: int) -> bool:
+    """Setup: whether everything after `since` is other seats choosing their tickets. The seats choose at once,
+    and another seat's choice changes nothing `seat` was shown (its own offer), so that state is not stale for it;
+    its own move since (a double click), an undo or any other change still is."""
+    g = live.game
+    if g.phase != "setup" or seat not in g.to_act() or not 0 <= since < live.seq:
+        return False
+    return all(e.type != "undo" and (e.action_idx is None or live.actions[e.action_idx][0] != seat) for e in live.events[since:])
 
 
 def authorise(live: LiveGame, token: str | None) -> Access:
@@ -726,7 +745,7 @@ class GameService:
                     action_count=0,
                     position=_dumps(position_json(game)),
                     to_move=game.current,
-                    bot_to_move=status == ACTIVE and seat_rows[game.current]["type"] == "bot",
+                    bot_to_move=status == ACTIVE and any(seat_rows[p]["type"] == "bot" for p in game.to_act()),
                     clock=clock_json,
                     created_at=now,
                     updated_at=now,
@@ -900,14 +919,17 @@ class GameService:
                 raise ApiError(409, "game_over", "the game is over")
             if live.status == ABANDONED:
                 raise ApiError(409, "game_closed", "the game was closed after a long time without moves")
-            if expected_seq is not None and expected_seq != live.seq:
-                raise ApiError(409, "state_changed", f"the game moved on (seq {live.seq}, you expected {expected_seq})")
             acting = seat
+            to_act = g.to_act()
             if acting is None:
-                acting = g.current if g.current in access.seats else min(access.seats)
+                acting = next((p for p in to_act if p in access.seats), min(access.seats))
             elif acting not in access.seats:
                 raise ApiError(403, "not_your_seat", f"this token does not control seat {acting}")
-            if acting != g.current:
+            if expected_seq is not None and expected_seq != live.seq and not _others_chose(live, acting, expected_seq):
+                raise ApiError(409, "state_changed", f"the game moved on (seq {live.seq}, you expected {expected_seq})")
+            if acting not in to_act:
+                if g.phase == "setup":
+                    raise ApiError(409, "not_your_turn", "you have chosen your tickets; the others are still choosing")
                 raise ApiError(409, "not_your_turn", f"it is player {g.current + 1}'s turn, not yours")
             after = g.clone()
             try:
@@ -945,6 +967,7 @@ class GameService:
             record = live.game.record()
             undone_count = len(record["actions"]) - keep
             record["actions"] = record["actions"][:keep]
+            record["actors"] = record["actors"][:keep]
             rebuilt = Game.replay(record, live.game.base_edition)
             conn.execute(actions.delete().where(actions.c.game_id == live.id, actions.c.idx >= keep))
             conn.execute(

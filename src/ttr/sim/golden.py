@@ -22,7 +22,7 @@ from typing import Any
 from ..engine import Game
 from ..engine.game import POSITION_FORMAT
 
-GOLDEN_FORMAT = 1
+GOLDEN_FORMAT = 2  # 2: setup lines name every seat that may act (to_act); position format 2
 # (edition, player counts) covered by the committed files; seeds are fixed per file.
 GOLDEN_GAMES: tuple[tuple[str, int], ...] = (
     *(("usa", n) for n in (2, 3, 4, 5)),
@@ -72,6 +72,8 @@ def playthrough(edition: str, players: int, seed: int | None = None) -> Iterator
             "legal_hash": digest([a.to_json() for a in legal]),
             "action": action.to_json(),
         }
+        if game.phase == "setup":  # every seat still choosing may act; the golden policy lets `current` act
+            line["to_act"] = list(game.to_act())
         views = [digest(game.view(p).to_dict()) for p in range(players)]
         public = digest(game.view(None).to_dict())
         position = digest(game.to_dict())

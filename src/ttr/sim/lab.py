@@ -44,13 +44,14 @@ def game_facts(rec: dict[str, Any], edition: Edition) -> dict[str, Any]:
     offers: list[tuple[int, list[str], list[str]]] = []
     claims: list[tuple[str, int, int]] = []
     mech = [Counter() for _ in range(n)]  # type: list[Counter[str]]
-    for raw in rec["actions"]:
+    actors = rec.get("actors") or [None] * len(rec["actions"])  # who played each (setup: in any order)
+    for raw, actor in zip(rec["actions"], actors, strict=False):
         a = Action.from_json(raw)
-        p = g.current
+        p = g.current if actor is None else actor
         turn = g.turn
         if a.type == "keep_tickets":
             offers.append((p, [ed.tickets[t].id for t in g.offered[p]], list(a.tickets or ())))
-        for e in g.apply(a):
+        for e in g.apply(a, p):
             kind = e.type
             seat = e.player if e.player is not None else p
             data = e.data

@@ -163,17 +163,26 @@ export class GameClient {
 
   setState(s) {
     if (this.state && s.seq < this.state.seq && s.seat === this.state.seat) return; // an older answer arrived late
+    if (this.state && s.seq < (this.actedSeq ?? 0) && s.seat === this.state.seat) return; // older than our own last action
     this.state = s;
     if (s.summary) this.summary = s.summary;
     if (s.seat !== null && s.seat !== undefined && !this.hotseat) saveToken(this.id, { token: this.token, seat: s.seat, edition: this.summary.edition });
     if (this.hotseat) saveToken(this.id, { token: this.token, hotseat: true, edition: this.summary.edition });
   }
 
-  /** Hot-seat: the seat whose cards should be on screen — the player to move if it is one of ours, else the last one shown. */
+  /** The seats that may act now: in setup every seat still choosing its tickets (in any order), else the player to move. */
+  get toAct() {
+    const v = this.view;
+    if (!v || v.phase === "over") return [];
+    return v.to_act || [v.current];
+  }
+
+  /** Hot-seat: the seat whose cards should be on screen — the first seat of ours that may act, else the last one shown. */
   desiredSeat() {
     const v = this.view;
     if (!this.hotseat || !v) return this.mySeat;
-    if (v.phase !== "over" && this.state.seats_controlled.includes(v.current)) return v.current;
+    const acting = this.toAct.find((seat) => this.state.seats_controlled.includes(seat));
+    if (acting !== undefined) return acting;
     return this.shownSeat ?? this.mySeat;
   }
 
@@ -281,7 +290,8 @@ export class GameClient {
     try {
       const body = { action, expected_seq: this.state.seq };
       if (this.mySeat !== null) body.seat = this.mySeat;
-      await api("POST", `/api/games/${encodeURIComponent(this.id)}/actions`, { token: this.token, body });
+      const res = await api("POST", `/api/games/${encodeURIComponent(this.id)}/actions`, { token: this.token, body });
+      this.actedSeq = res.seq; // setup: an update of another seat's choice may still arrive without ours
       this.sheet = null;
       if (!this.online) await this.fetchState(this.desiredSeat());
       return true;
@@ -448,7 +458,7 @@ export class GameClient {
 
   isMyTurn() {
     const v = this.view;
-    return !!v && this.mySeat !== null && v.phase !== "over" && v.current === this.mySeat && this.summary.status === "active";
+    return !!v && this.mySeat !== null && this.toAct.includes(this.mySeat) && this.summary.status === "active";
   }
 
   renderBoard() {
@@ -491,7 +501,10 @@ export class GameClient {
       b.classList.add("mine");
       text = this.promptForPhase();
     } else {
-      text = v.phase === "setup" ? t("banner.other_setup", { player: currentName }) : t("banner.other_turn", { player: currentName });
+      const choosing = this.toAct.map((seat) => seatName(this.summary, seat));
+      text = v.phase !== "setup" ? t("banner.other_turn", { player: currentName })
+        : choosing.length > 1 ? t("banner.others_setup", { players: choosing.join(", ") })
+          : t("banner.other_setup", { player: choosing[0] ?? currentName });
     }
     if (v.phase !== "over" && current !== null && current !== undefined) {
       b.style.setProperty("--turn-colour", PLAYER_COLOURS[current % PLAYER_COLOURS.length]);
@@ -528,7 +541,7 @@ export class GameClient {
     const v = this.view;
     const r = this.map.rules || {};
     const host = this.els.players;
-    const playing = (seat) => v.current === seat && v.phase !== "over" && this.summary.status === "active";
+    const playing = (seat) => this.toAct.includes(seat) && this.summary.status === "active";
     host.replaceChildren();
     v.public.forEach((p, seat) => {
       const isMe = seat === this.mySeat;
@@ -774,9 +787,17 @@ export class GameClient {
     document.documentElement.style.setProperty("--sheet-h", bottomSheet ? `${Math.ceil(this.els.sheet.getBoundingClientRect().height)}px` : "0px");
   }
 
+  /** Setup, and no human seat has chosen its tickets yet (so nobody's secrets are on this screen yet). */
+  setupUntouched() {
+    const v = this.view;
+    if (v.phase !== "setup") return false;
+    return this.summary.seats.every((s) => s.type !== "human" || this.toAct.includes(s.seat));
+  }
+
   renderCover() {
     const want = this.desiredSeat();
     if (this.hotseat && this.view.phase !== "over" && want !== null) {
+      if (this.shownSeat === null && this.setupUntouched()) this.shownSeat = want; // the first chooser needs no hand-over
       this.coverFor = this.shownSeat === want ? null : want; // after an undo the cover may no longer be needed
     }
     if (this.coverFor === null || !this.hotseat) {

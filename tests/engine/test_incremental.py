@@ -1,0 +1,50 @@
+"""Legal moves kept between moves (claims per route group, passenger trips per network) must equal
+the moves computed from scratch, at every step, also in a clone played on differently."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr.engine import Game
+
+
+def _fresh(g: Game) -> tuple[object, ...]:
+    """The legal actions of the same position with every cache empty."""
+    return Game.from_dict(g.to_dict()).legal_actions()
+
+
+@pytest.mark.parametrize(("edition", "players"), [("usa", 4), ("europe", 3), ("nordic", 3), ("marklin", 4)])
+def test_incremental_legal_moves_equal_fresh_ones(edition: str, players: int) -> None:
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(1):
+        g = Game(edition, players, 300 + seed)
+        twin: Game | None = None
+        while not g.is_over:
+            if g.phase == "turn":
+                assert g.legal_actions() == _fresh(g)
+                compared += 1
+                if twin is None and g.turn > 20:
+                    twin = g.clone()
+            g.step(rng.choice(g.legal_actions()))
+        assert twin is not None
+        while not twin.is_over:  # the clone shares the caches' entries, then goes its own way
+            if twin.phase == "turn":
+                assert twin.legal_actions() == _fresh(twin)
+            twin.step(rng.choice(twin.legal_actions()))
+    assert compared > 50
+
+
+def test_passenger_trails_answer_is_a_copy() -> None:
+    g = Game("marklin", 2, 3)
+    rng = random.Random(1)
+    while not any(c >= 0 for c in g.passengers[g.current]) or g.phase != "turn":
+        g.step(rng.choice(g.legal_actions()))
+    p = g.current
+    start = next(c for c in g.passengers[p] if c >= 0)
+    got = g.passenger_trails(p, start, 2)
+    for _, path in got.values():
+        path.append(-1)
+    assert all(-1 not in path for _, path in g.passenger_trails(p, start, 2).values())
