@@ -84,6 +84,35 @@ def test_timeout_drop_and_bad_clocks(clock_settings):
         assert c.get(f"/api/games/{plain['game_id']}").json()["deadline"] is None
 
 
+def test_setup_clock_times_every_seat_still_choosing(clock_settings):
+    """In the simultaneous setup every seat still choosing shares one deadline: a seat's choice does not restart
+    the others' time, and when it runs out every seat still choosing is taken over at once."""
+    with TestClient(create_app(clock_settings)) as c:
+        created = create(c, players=3, seats=[{"type": "human"}] * 3, clock={"kind": "realtime", "seconds": 2})
+        gid = created["game_id"]
+        tokens = join_all(c, created)
+        summary = c.get(f"/api/games/{gid}").json()
+        armed = summary["deadline"]
+        st = c.get(f"/api/games/{gid}/state", params={"seat": 0}, headers=bearer(tokens[0])).json()
+        order = st["view"]["to_act"]
+        assert st["view"]["phase"] == "setup" and len(order) == 3
+        chooser = order[0]  # `current` keeps its tickets first: the seats still choosing keep the same deadline
+        mine = c.get(f"/api/games/{gid}/state", params={"seat": chooser}, headers=bearer(tokens[chooser])).json()
+        res = c.post(
+            f"/api/games/{gid}/actions",
+            headers=bearer(tokens[chooser]),
+            json={"seat": chooser, "action": mine["legal"][0], "expected_seq": mine["seq"]},
+        )
+        assert res.status_code == 200, res.text
+        assert c.get(f"/api/games/{gid}").json()["deadline"] == armed
+        wait_for(lambda: len(timeouts(c, gid)) >= 2, timeout=10)
+        evs = timeouts(c, gid)
+        assert sorted(e["player"] for e in evs) == sorted(order[1:]), evs
+        assert {e["deadline"] for e in evs} == {armed}, (armed, evs)
+        seats_now = c.get(f"/api/games/{gid}").json()["seats"]
+        assert [bool(seats_now[p].get("away")) for p in range(3)] == [p != chooser for p in range(3)]
+
+
 def test_deadlines_survive_a_restart(clock_settings):
     with TestClient(create_app(clock_settings)) as c:
         created = create(c, seats=TWO_HUMANS, clock={"kind": "realtime", "seconds": 2})
@@ -92,7 +121,8 @@ def test_deadlines_survive_a_restart(clock_settings):
     time.sleep(2.2)  # the deadline passes while no server runs
     with TestClient(create_app(clock_settings)) as c:
         wait_for(lambda: timeouts(c, gid), timeout=10)
-        assert len(timeouts(c, gid)) == 1
+        # both seats were still choosing their initial tickets: each times out once, at the one deadline
+        assert sorted(e["player"] for e in timeouts(c, gid)) == [0, 1]
 
 
 PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")

@@ -577,8 +577,14 @@ class GameService:
         )
         if live.clock is not None:
             deadline = None
-            if status == ACTIVE and not game.is_over and not new.seats[game.current].by_bot:
-                same_turn = live.deadline is not None and live.status == ACTIVE and live.game.current == game.current
+            # every seat that may act now and is played by a person shares one deadline: in setup all the seats
+            # still choosing their tickets (a seat's choice does not restart the others' time), later `current`
+            if status == ACTIVE and not game.is_over and any(not new.seats[p].by_bot for p in game.to_act()):
+                if game.phase == "setup":
+                    same_turn = live.game.phase == "setup"
+                else:
+                    same_turn = live.game.phase != "setup" and live.game.current == game.current
+                same_turn = same_turn and live.deadline is not None and live.status == ACTIVE
                 deadline = live.deadline if same_turn else now + timedelta(seconds=live.clock["seconds"])
             if deadline != live.deadline:
                 conn.execute(games.update().where(games.c.id == live.id).values(deadline=deadline))
@@ -1144,15 +1150,18 @@ class GameService:
             deadline = _aware(conn.execute(sa.select(games.c.deadline).where(games.c.id == live.id)).scalar())
             if deadline is None or deadline > _now() or live.status != ACTIVE or live.clock is None or live.game.is_over:
                 return live, False
-            seat = live.game.current
+            # every seat of a person that may act runs out at once: in setup each one still choosing its tickets
+            late_seats = [p for p in live.game.to_act() if not live.seats[p].by_bot]
             drop = live.clock.get("on_timeout") == "drop"
             level = live.clock.get("bot_level") or "medium"
             values = {"away": not drop, "dropped": drop, "level": level}
-            conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat == seat).values(**values))
-            new_seats = tuple(replace(s, **values) if s.seat == seat else s for s in live.seats)
+            if late_seats:
+                conn.execute(seats.update().where(seats.c.game_id == live.id, seats.c.seat.in_(late_seats)).values(**values))
+            new_seats = tuple(replace(s, **values) if s.seat in late_seats else s for s in live.seats)
             late = (_now() - deadline).total_seconds()
-            ev = Event("timeout", seat, {"mode": "drop" if drop else "bot", "level": level, "deadline": _iso(deadline)})
-            new, _ = self._append(conn, live, _now(), [(None, ev)], seats=new_seats)
+            mode = {"mode": "drop" if drop else "bot", "level": level, "deadline": _iso(deadline)}
+            evs: list[tuple[int | None, Event]] = [(None, Event("timeout", p, dict(mode))) for p in late_seats]
+            new, _ = self._append(conn, live, _now(), evs, seats=new_seats)
             self.last_timeout_lateness = late
             return new, True
 
