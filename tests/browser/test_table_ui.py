@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_helpers import Server, game_url, wait_ready
+from browser_helpers import Server, game_url, play_to_the_end, wait_ready
 
 
 def test_clock_and_chat_as_plain_text(server: Server, new_page: Any) -> None:
@@ -27,3 +27,38 @@ def test_clock_and_chat_as_plain_text(server: Server, new_page: Any) -> None:
     assert page.locator("#chat-list img, #chat-list li b + b").count() == 0  # the name is the only element inside
     stored = server.api("GET", f"/api/games/{gid}/chat")["messages"]
     assert [m["text"] for m in stored] == [hostile]
+
+
+def test_lobby_time_control_and_rematch_from_the_score_sheet(server: Server, new_page: Any) -> None:
+    # the lobby: a turn-based clock of 12 hours per move, dropping a player who times out
+    page = new_page()
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#player-name", "Ana")
+    assert page.locator("#clock-amount").count() == 0  # no clock by default: nothing more to choose
+    page.select_option("#clock-kind", "turnbased")
+    page.fill("#clock-amount", "12")
+    page.select_option("#clock-timeout", "drop")
+    page.click("#create-game")
+    page.wait_for_url(lambda u: "/play/" in u)
+    gid = page.url.split("/play/")[1].split("?")[0]
+    clock = server.api("GET", f"/api/games/{gid}")["clock"]
+    assert clock == {"kind": "turnbased", "seconds": 12 * 3600, "on_timeout": "drop", "bot_level": "medium"}
+
+    # the final score sheet's Rematch: the same table again, and the page goes to our seat in it
+    created = server.new_game("usa", [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    old, token = created["game_id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{old}/join", token, {"name": "Ana"})
+    play_to_the_end(server, old, token)
+    page.goto(game_url(server, old, token))
+    wait_ready(page)
+    page.wait_for_selector("#final-scores #final-rematch")
+    page.click("#final-rematch")
+    page.wait_for_url(lambda u: "/play/" in u and old not in u)
+    wait_ready(page)
+    new = page.url.split("/play/")[1].split("?")[0]
+    summary = server.api("GET", f"/api/games/{new}")
+    assert summary["edition"] == "usa" and summary["status"] == "active"
+    assert (summary["seats"][0]["type"], summary["seats"][0].get("name")) == ("human", "Ana")
+    assert summary["seats"][1]["type"] == "bot" and summary["seats"][1]["level"] == "easy"
+    page.wait_for_selector("#turn-text")  # our seat in the new game: setup asks us for tickets

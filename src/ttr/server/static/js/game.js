@@ -318,6 +318,21 @@ export class GameClient {
     }
   }
 
+  /** Offer the same table again, or accept the offer: the first call makes the new game; go to our seat in it. */
+  async rematch() {
+    let res;
+    try {
+      res = await api("POST", `/api/games/${encodeURIComponent(this.id)}/rematch`, { token: this.token });
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
+      return;
+    }
+    const edition = this.summary.edition;
+    if (res.hotseat_token) saveToken(res.game_id, { token: res.hotseat_token, hotseat: true, edition });
+    else saveToken(res.game_id, { token: res.token, seat: res.seat, name: (savedTokens()[this.id] || {}).name, edition });
+    location.href = res.join_url;
+  }
+
   async join(name) {
     try {
       const res = await api("POST", `/api/games/${encodeURIComponent(this.id)}/join`, { token: this.token, body: { name } });

@@ -30,7 +30,7 @@ class Lobby {
   constructor(root) {
     this.root = root;
     this.editions = [];
-    this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {} };
+    this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {}, clock: { kind: "none", seconds: 120, hours: 24, on_timeout: "bot" } };
     this.lists = { open: [], active: [], finished: [] };
     this.created = null;
   }
@@ -207,11 +207,45 @@ class Lobby {
             h("span", {}, t("lobby.hotseat")), h("small", {}, t("lobby.hotseat_help"))),
           h("label", { class: "check" }, h("input", { type: "checkbox", id: "public", checked: f.public, onchange: (ev) => { f.public = ev.target.checked; } }),
             h("span", {}, t("lobby.public")), h("small", {}, t("lobby.public_help")))),
+        this.renderClock(),
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.game_name")),
           h("input", { type: "text", id: "game-name", maxlength: "64", value: f.name, placeholder: t("lobby.game_name_placeholder"), oninput: (ev) => { f.name = ev.target.value; } }))),
         h("details", { class: "house-rules" }, h("summary", {}, t("lobby.house_rules")), h("p", { class: "hint" }, t("lobby.house_rules_help")), options),
         h("button", { type: "submit", class: "button primary big", id: "create-game" }, t("lobby.create"))),
       this.created ? this.renderCreated() : null);
+  }
+
+  /** The time control: none, real time (seconds per move) or turn-based (hours per move), and what a timeout does. */
+  renderClock() {
+    const c = this.form.clock;
+    const kind = h("select", { id: "clock-kind", onchange: (ev) => { c.kind = ev.target.value; this.render(); } },
+      ["none", "realtime", "turnbased"].map((k) => h("option", { value: k, selected: c.kind === k }, t(`lobby.clock_${k}`))));
+    const rows = [h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_kind")), kind))];
+    if (c.kind !== "none") {
+      const real = c.kind === "realtime";
+      const amount = h("input", {
+        type: "number", id: "clock-amount", step: "1", min: "1", max: real ? "3600" : "168",
+        value: String(real ? c.seconds : c.hours),
+        oninput: (ev) => { const n = Math.round(Number(ev.target.value)); if (real) c.seconds = n; else c.hours = n; },
+      });
+      const onTimeout = h("select", { id: "clock-timeout", onchange: (ev) => { c.on_timeout = ev.target.value; } },
+        ["bot", "drop"].map((k) => h("option", { value: k, selected: c.on_timeout === k }, t(`lobby.clock_timeout_${k}`))));
+      rows.push(
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t(real ? "lobby.clock_seconds" : "lobby.clock_hours")), amount)),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_on_timeout")), onTimeout)),
+        h("p", { class: "hint" }, t("lobby.clock_help")));
+    }
+    return h("fieldset", { id: "clock-choice" }, h("legend", {}, t("lobby.clock")), rows);
+  }
+
+  /** The `clock` of POST /api/games, or null for none. */
+  clockBody() {
+    const c = this.form.clock;
+    if (c.kind === "none") return null;
+    const body = { kind: c.kind, on_timeout: c.on_timeout };
+    if (c.kind === "realtime") body.seconds = c.seconds;
+    else body.hours = c.hours;
+    return body;
   }
 
   setOption(key, value, def) {
@@ -233,6 +267,8 @@ class Lobby {
     const chosen = this.edition();
     if (chosen && chosen.uploaded) { delete body.edition; body.map = chosen.uploaded; } // stored with the game
     if (f.name.trim()) body.name = f.name.trim();
+    const clock = this.clockBody();
+    if (clock) body.clock = clock;
     let res;
     try {
       res = await api("POST", "/api/games", { body });

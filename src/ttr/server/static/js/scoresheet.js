@@ -102,6 +102,8 @@ export function finalSheet(game) {
     h("div", { class: "path-picker" }, h("span", {}, t("final.show_path")), pathButtons),
     h("div", { class: "sheet-buttons" },
       h("button", { type: "button", class: "button", id: "final-close", onclick: () => { game.finalDismissed = true; game.render(); } }, t("final.view_board")),
+      // a seat of the game (not a spectator, not the replay viewer) offers or accepts the rematch
+      game.token ? h("button", { type: "button", class: "button", id: "final-rematch", title: t("final.rematch_help"), onclick: () => game.rematch() }, t("final.rematch")) : null,
       h("a", { class: "button", href: `/replay/${encodeURIComponent(game.id)}`, id: "final-replay" }, t("final.replay")),
       h("a", { class: "button", href: `/api/games/${encodeURIComponent(game.id)}/record.json`, download: `ttr-${game.id}.json` }, t("final.download")),
       h("a", { class: "button primary", href: "/" }, t("nav.lobby"))));
