@@ -230,6 +230,8 @@ def test_axe_the_lobby(table: Table) -> None:
     wait_ready(page)
     page.wait_for_selector(".edition-card")
     table.edition = None  # the next game shown loads its page again
+    page.select_option("#clock-kind", "realtime")  # the time control's every field shown (seconds, on timeout)
+    page.wait_for_selector("#clock-timeout")
     assert scan(page, f"lobby {table.size}") == []
     # the top bar's switches (colour-blind, reduce motion, sound) and the language fit: nothing sticks out sideways
     assert page.evaluate("() => document.documentElement.scrollWidth") <= table.size[0]
