@@ -9,7 +9,8 @@ import { h } from "./dom.js";
 import { editionName, has, t } from "./i18n.js";
 
 const COLOURS = ["gray", "red", "orange", "yellow", "green", "blue", "purple", "white", "black"];
-const CHECK_DELAY = 400; // ms after the last edit
+const CHECK_DELAY = 600; // ms after the last edit
+const RETRY_DELAY = 10000; // ms before checking again after a refusal for too many checks
 
 export class MapEditor {
   constructor(lobby) {
@@ -66,6 +67,7 @@ export class MapEditor {
       } catch (err) {
         if (seq !== this.seq) return;
         this.setStatus(err.message, "error");
+        if (err.status === 429 || err.status === 0) this.timer = setTimeout(() => this.check(0), RETRY_DELAY); // rate limit, network
       }
     }, delay);
   }
