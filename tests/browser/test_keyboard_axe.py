@@ -235,6 +235,13 @@ def test_axe_the_lobby(table: Table) -> None:
     assert scan(page, f"lobby {table.size}") == []
     # the top bar's switches (colour-blind, reduce motion, sound) and the language fit: nothing sticks out sideways
     assert page.evaluate("() => document.documentElement.scrollWidth") <= table.size[0]
+    if table.size != SIZES["phone"]:
+        return
+    # the map editor (tables of routes, tickets and rule options), on the phone only (each scan costs seconds)
+    page.click("#edit-map")
+    page.wait_for_selector("#editor-status[data-state='ok']")
+    assert scan(page, f"map editor {table.size}") == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= table.size[0]
 
 
 def test_axe_a_usa_game(table: Table) -> None:

@@ -202,3 +202,20 @@ def test_hostile_uploads_are_refused_with_the_reason(open_client: TestClient) ->
         res = client.post("/api/maps", content=body, headers={"Content-Type": "application/json"})
         assert 400 <= res.status_code < 500, (body[:10], res.status_code, res.text)
     assert client.get("/api/games").json() == []  # a refused map created no game
+
+
+def test_map_file_of_builtin_and_folder_maps_for_the_editor(maps_dir: Path, settings: Settings) -> None:
+    key = map_key(short_usa())
+    s = Settings(**{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False})
+    with TestClient(create_app(s)) as client:
+        usa = client.get("/api/editions/usa/file")
+        assert usa.status_code == 200 and usa.json() == get_edition("usa").raw
+        assert client.get(f"/api/editions/{key}/file").json() == short_usa()
+        missing = client.get("/api/editions/nowhere/file")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_edition"
+        # the raw file round-trips through the check the editor calls on every edit
+        refused = client.post("/api/maps", json=usa.json())  # a built-in id: the editor renames the copy
+        assert refused.status_code == 422 and "built-in edition's id" in refused.json()["error"]["message"]
+        assert client.post("/api/maps", json={**usa.json(), "id": "usa-edited"}).status_code == 200
+        schema = client.get("/api/rule-options").json()
+        assert schema["properties"]["trains"] == {"type": "integer", "minimum": 1, "maximum": 100}

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import COLOURS
 from ..editions import BUILTIN, Edition, get_edition
+from ..editions.model import options_json_schema
 from .accounts import Accounts, CsrfGuard, User, clear_session_cookie, csrf_token, session_cookie_of, set_session_cookie
 from .botpool import replay_step  # noqa: F401 - computed in the bot pool's workers; kept importable from here
 from .config import Settings
@@ -512,6 +513,24 @@ def create_app(settings: Settings) -> FastAPI:
             known = ", ".join(service.maps.ids())
             raise ApiError(404, "unknown_edition", f"unknown edition {edition_id[:80]!r} (known: {known})")
         return json_response(edition_map(edition_id))
+
+    @app.get(
+        "/api/editions/{edition_id}/file",
+        tags=["editions"],
+        summary="The map file of a built-in or --maps edition, as JSON (what the map editor starts from)",
+        responses=error_responses(404),
+    )
+    async def get_map_file(edition_id: str) -> Response:
+        if edition_id in service.maps.maps:
+            return json_response(service.maps.maps[edition_id].raw)
+        if edition_id not in BUILTIN:
+            known = ", ".join(service.maps.ids())
+            raise ApiError(404, "unknown_edition", f"unknown edition {edition_id[:80]!r} (known: {known})")
+        return json_response(get_edition(edition_id).raw)
+
+    @app.get("/api/rule-options", tags=["editions"], summary="JSON Schema of the rule options: each type and range")
+    async def rule_options() -> Response:
+        return json_response(options_json_schema())
 
     @app.post(
         "/api/maps",

@@ -6,6 +6,7 @@ import { api, saveToken, savedTokens } from "./api.js";
 import { Board } from "./board.js";
 import { copyText, h, toast } from "./dom.js";
 import { editionName, has, onLanguageChange, t } from "./i18n.js";
+import { MapEditor } from "./mapeditor.js";
 import { seatName } from "./names.js";
 
 const LEVELS = ["easy", "medium", "hard", "max"];
@@ -48,7 +49,7 @@ class Lobby {
     this.account.start();
     await this.refresh();
     this.timer = setInterval(() => this.refresh(), 5000);
-    onLanguageChange(() => this.render());
+    onLanguageChange(() => { if (this.editor) this.editor.render(); this.render(); });
   }
 
   edition() {
@@ -93,6 +94,7 @@ class Lobby {
         h("label", { class: "name-field" }, h("span", {}, t("lobby.your_name")), this.nameInput)),
       this.account ? this.account.node : null,
       h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost),
+      this.editor ? this.editor.node : null,
       this.account ? this.account.board : null);
     this.renderLists();
     const ed = this.edition();
@@ -120,13 +122,26 @@ class Lobby {
     }
     try {
       const res = await api("POST", "/api/maps", { body: raw });
-      this.editions = this.editions.filter((e) => !e.uploaded && e.id !== res.id);
-      this.editions.push({ ...res.edition, uploaded: raw, board: res.map, file: file.name });
-      this.setEdition(res.id);
+      this.useUploaded(raw, res, file.name);
     } catch (err) {
       this.mapError = `${file.name}: ${err.message}`;
     }
     this.render();
+  }
+
+  /** Offer a checked map file (`res` is POST /api/maps's answer) in the edition picker and choose it. */
+  useUploaded(raw, res, fileName) {
+    this.mapError = null;
+    this.editions = this.editions.filter((e) => !e.uploaded && e.id !== res.id);
+    this.editions.push({ ...res.edition, uploaded: raw, board: res.map, file: fileName });
+    this.setEdition(res.id);
+  }
+
+  /** The map editor (mapeditor.js), starting from the chosen edition. */
+  openEditor() {
+    if (!this.editor) this.editor = new MapEditor(this);
+    this.render();
+    this.editor.open(this.form.edition).then(() => this.editor && this.editor.node.scrollIntoView({ block: "start" }));
   }
 
   renderMapUpload(ed) {
@@ -145,6 +160,7 @@ class Lobby {
     return h("div", { class: "map-upload" },
       h("label", { class: "upload-label" }, h("span", {}, t("lobby.upload_map")), input),
       h("p", { class: "hint" }, t("lobby.upload_map_help")),
+      h("button", { type: "button", class: "button", id: "edit-map", onclick: () => this.openEditor() }, t("lobby.edit_map")),
       this.mapError ? h("p", { class: "map-error", id: "map-error", role: "alert" }, this.mapError) : null,
       preview);
   }
