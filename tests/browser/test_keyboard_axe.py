@@ -202,6 +202,10 @@ RESULTS: dict[str, Any] = {}
 
 
 def scan(page: Any, what: str) -> list[dict[str, Any]]:
+    # contrast is judged on what stays on screen: let finite animations (score pulses, fades) end first
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"
+    )
     found = page.evaluate(RUN_AXE)
     assert found is not None, "axe-core was not injected"
     RESULTS[what] = found

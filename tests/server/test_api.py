@@ -46,7 +46,14 @@ def test_create_join_play_and_watch(client):
     )
     res = client.post(f"/api/games/{gid}/join", json={"name": "  Ana\u0007 "}, headers=bearer(token))
     assert res.json() == {"seat": 0, "token": token}
-    state = wait_for(lambda: (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"] and s)
+    # the bot chooses its tickets at the same time: wait until only the person is still choosing
+    state = wait_for(
+        lambda: (
+            (s := client.get(f"/api/games/{gid}/state", headers=bearer(token)).json())["legal"]
+            and s["view"]["to_act"] == [0]
+            and s
+        )
+    )
     assert state["seat"] == 0 and state["seats_controlled"] == [0] and state["summary"]["status"] == "active"
     assert state["summary"]["seats"][0]["name"] == "Ana"
     assert state["view"]["me"] == 0 and "hand" in state["view"] and state["view"]["offered"]

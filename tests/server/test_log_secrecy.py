@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from fastapi.testclient import TestClient
+from serverkit import wait_for
 from test_secrecy import scan
 
 from ttr.server import Settings, create_app
@@ -70,6 +71,8 @@ def test_the_log_replays_each_seats_private_forms_to_that_seat_only(settings: Se
         for seat, token in tokens.items():
             assert c.post(f"/api/games/{gid}/join", headers=auth(token), json={"name": f"P{seat}"}).status_code == 200
         play(c, gid, tokens, 24)
+        # the bot may still be answering the last move: wait until a person is to act, so the logs stand still
+        wait_for(lambda: any(c.get(f"/api/games/{gid}/state", headers=auth(tk)).json()["legal"] for tk in tokens.values()))
 
         public = c.get(f"/api/games/{gid}/log?since=0").json()["events"]
         logs: dict[int, list[dict[str, Any]]] = {
