@@ -52,7 +52,9 @@ def test_custom_map_lobby_play_undo_record_replay(
     tmp_path: Path, maps_dir: Path, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     key = map_key(short_usa())
-    s = Settings(**{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False})
+    s = Settings(
+        **{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False, "undo_window": 3.0}
+    )  # bots let the undo come first
     with caplog.at_level(logging.WARNING, logger="ttr.server.maps"), TestClient(create_app(s)) as client:
         # invalid files are logged with their error and left out; the server runs
         skipped = "\n".join(r.getMessage() for r in caplog.records)
@@ -82,7 +84,12 @@ def test_custom_map_lobby_play_undo_record_replay(
 
         # undo a move of the person playing against bots
         rng = random.Random(18)
-        st = wait_for(lambda: (x := client.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json())["legal"] and x)
+
+        def my_state() -> dict:
+            return wait_for(lambda: (x := client.get(f"/api/games/{gid}/state", headers=bearer(tokens[0])).json())["legal"] and x)
+
+        # setup: the bots choose their tickets at the same time; once they have, keep ours and take it back
+        st = wait_for(lambda: (x := my_state()) and x["view"]["to_act"] == [0] and x)
         before = st["view"]
         action = rng.choice(st["legal"])
         res = client.post(f"/api/games/{gid}/actions", headers=bearer(tokens[0]), json={"seat": 0, "action": action})
@@ -206,7 +213,9 @@ def test_hostile_uploads_are_refused_with_the_reason(open_client: TestClient) ->
 
 def test_map_file_of_builtin_and_folder_maps_for_the_editor(maps_dir: Path, settings: Settings) -> None:
     key = map_key(short_usa())
-    s = Settings(**{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False})
+    s = Settings(
+        **{**settings.__dict__, "maps_dir": str(maps_dir), "limits_enabled": False, "undo_window": 3.0}
+    )  # bots let the undo come first
     with TestClient(create_app(s)) as client:
         usa = client.get("/api/editions/usa/file")
         assert usa.status_code == 200 and usa.json() == get_edition("usa").raw

@@ -129,3 +129,19 @@ def test_player_stats_from_the_record():
             assert ("tunnels_attempted" in s) == any(r.tunnel for r in g.edition.routes)
             if "tunnels_claimed" in s:
                 assert s["tunnels_claimed"] == sum(1 for r in owned if r.tunnel)
+
+
+def test_statistics_replay_a_record_whose_setup_was_chosen_out_of_turn_order() -> None:
+    from ttr.engine import Game
+    from ttr.server.stats import player_stats
+
+    g = Game("usa", 3, 7)
+    for seat in (2, 0, 1):  # the seats choose their initial tickets at once: here the last seat first
+        keep = next(a for a in g.legal_actions(seat) if len(a.tickets) == 3)
+        g.apply(keep, seat)
+    while not g.is_over and len(g.history) < 40:
+        g.apply(g.legal_actions()[0])
+    record = g.record()
+    assert record["actors"][:3] == [2, 0, 1]
+    stats = player_stats(record)  # replayed with who played each action (was: IllegalAction, not among those drawn)
+    assert [s["tickets_kept_setup"] for s in stats] == [3, 3, 3]

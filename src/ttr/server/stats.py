@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Game
+from .maps import game_from_record
 
 # counted from events, for every edition
 EVENT_KEYS = (
@@ -48,7 +48,7 @@ STAT_KEYS = EVENT_KEYS + TUNNEL_KEYS + FERRY_KEYS + STATION_KEYS + PASSENGER_KEY
 
 def player_stats(record: dict[str, Any]) -> list[dict[str, Any]]:
     """One dict per seat: the counters above (those of mechanisms the edition lacks left out), ``rank`` and ``won``."""
-    g = Game(record["edition"], record["players"], record["seed"], record.get("options"))
+    g = game_from_record(record)  # on its own map, if it carries one
     ed = g.edition
     routes = {r.id: r for r in ed.routes}
     has_tunnels = any(r.tunnel for r in ed.routes)
@@ -63,11 +63,12 @@ def player_stats(record: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [dict.fromkeys(keys, 0) for _ in range(g.n)]
     setup = True
     previous: int | None = None
-    for action in record["actions"]:
-        p = g.current
+    actors = record.get("actors") or [None] * len(record["actions"])  # who played each (setup: seats in any order)
+    for action, actor in zip(record["actions"], actors, strict=True):
+        p = g.current if actor is None else actor
         if not setup and p != previous:
             out[p]["turns"] += 1
-        for e in g.apply(action):
+        for e in g.apply(action, actor):
             d = e.public()
             kind = e.type
             who = e.player if e.player is not None else p
