@@ -35,13 +35,12 @@ from .common import (
     make_spaces,
     mask_from,
     pick,
-    render_text,
     resolve_edition,
     result_info,
 )
 from .observation import ObservationEncoder
 from .opponents import OpponentPool, SeatPlayer, check_opponent, describe_opponent, flat_scale, seat_players
-from .render import HumanWindow, available_render_modes, check_human_possible, render_rgb
+from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
 
 ILLEGAL_POLICIES = ("raise", "terminate")
 OBSERVATIONS = ("dict", "flat")
@@ -58,7 +57,7 @@ def reward_parts(before: int, score: int, final: dict[str, Any] | None) -> dict[
     return parts
 
 
-class TicketToRideEnv(gym.Env):
+class TicketToRideEnv(Rendering, gym.Env):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(
@@ -213,28 +212,12 @@ class TicketToRideEnv(gym.Env):
         Through Gymnasium wrappers: ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``."""
         return self._mask.astype(bool)
 
-    def render(self) -> Any:
-        if self.render_mode is None or self.game is None:
-            return None
-        if self.render_mode == "ansi":
-            return render_text(self.game)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.game)
-        self._render_human()
-        return None
-
     def close(self) -> None:
         if self._window is not None:
             self._window.close()
             self._window = None
 
     # ------------------------------------------------------------------ internals
-    def _render_human(self) -> None:
-        if self.render_mode == "human" and self.game is not None:
-            if self._window is None:
-                self._window = HumanWindow()
-            self._window.show(render_rgb(self.game))
-
     def _apply(self, action: Action) -> None:
         game = self.game
         assert game is not None

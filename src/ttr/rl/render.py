@@ -191,3 +191,30 @@ class HumanWindow:
         if self._root is not None:
             self._root.destroy()
             self._root = None
+
+
+class Rendering:
+    """``render()`` for the Gymnasium and PettingZoo envs alike: ``ansi`` text, ``rgb_array`` frames, a ``human``
+    window (needs ``render_mode``, ``game`` and ``_window`` on the env)."""
+
+    render_mode: str | None
+    game: Game | None
+    _window: HumanWindow | None
+
+    def render(self) -> Any:
+        if self.render_mode is None or self.game is None:
+            return None
+        if self.render_mode == "ansi":
+            from .common import render_text
+
+            return render_text(self.game)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game)
+        self._render_human()
+        return None
+
+    def _render_human(self) -> None:
+        if self.render_mode == "human" and self.game is not None:
+            if self._window is None:
+                self._window = HumanWindow()
+            self._window.show(render_rgb(self.game))

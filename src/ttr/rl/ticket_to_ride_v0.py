@@ -37,18 +37,17 @@ from .common import (
     make_spaces,
     mask_from,
     pick,
-    render_text,
     resolve_edition,
     result_info,
 )
 from .observation import ObservationEncoder
 from .opponents import flat_scale
-from .render import HumanWindow, available_render_modes, check_human_possible, render_rgb
+from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
 
 OBSERVATIONS = ("dict", "flat")
 
 
-class TicketToRideAEC(AECEnv):
+class TicketToRideAEC(Rendering, AECEnv):
     """The raw (unwrapped) environment; ``env()`` adds PettingZoo's order-enforcing wrapper."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -219,22 +218,6 @@ class TicketToRideAEC(AECEnv):
             self.agent_selection = self.possible_agents[game.current]
         self._mask_info()
         self._render_human()
-
-    def render(self) -> Any:
-        if self.render_mode is None or self.game is None:
-            return None
-        if self.render_mode == "ansi":
-            return render_text(self.game)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.game)
-        self._render_human()
-        return None
-
-    def _render_human(self) -> None:
-        if self.render_mode == "human" and self.game is not None:
-            if self._window is None:
-                self._window = HumanWindow()
-            self._window.show(render_rgb(self.game))
 
     def close(self) -> None:
         if self._window is not None:
