@@ -120,3 +120,10 @@ def test_bench_runs_and_reports_rates(capsys) -> None:
 
 def test_parser_builds() -> None:
     assert build_parser().prog == "ttr"
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["tournament"], ["compare", "usa", "usa"]])
+def test_an_unknown_bot_is_refused_in_one_line(command, capsys) -> None:
+    assert main([*command, "--bots", "planner,nosuch", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ttr {command[0]}: unknown bot 'nosuch'") and err.count("\n") == 1

@@ -52,11 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from ..bots import make_bot
     from ..editions import get_edition
     from ..engine import Game
     from ..sim.compare import Side, describe, play_side, write_compare
-    from .simulate import parse_options
+    from .simulate import parse_bots, parse_options
 
     try:
         import jinja2  # noqa: F401
@@ -64,12 +63,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"ttr compare: the report needs {exc.name} (pip install 'ttr[report]')", file=sys.stderr)
         return 2
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    try:
-        for b in set(bots):
-            make_bot(b)
-    except (TypeError, ValueError) as exc:
-        print(f"ttr compare: {exc}", file=sys.stderr)
+    bots = parse_bots("compare", args.bots)
+    if bots is None:
         return 2
     if args.games < 1:
         print("ttr compare: --games must be at least 1", file=sys.stderr)

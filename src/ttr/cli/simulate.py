@@ -40,24 +40,37 @@ def parse_options(pairs: list[str]) -> dict:
     return out
 
 
+def parse_bots(command: str, text: str) -> list[str] | None:
+    """The comma-separated bot names/specs of --bots, each built once to fail fast; None (after saying why) if one is bad."""
+    from ..bots import make_bot
+
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    try:
+        for b in set(bots):
+            make_bot(b)
+    except (TypeError, ValueError) as exc:
+        print(f"ttr {command}: {exc}", file=sys.stderr)
+        return None
+    return bots
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from ..bots import make_bot
     from ..editions import get_edition
     from ..engine import Game
     from ..sim.runner import GameSpec, run_games, summarise
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = parse_bots("simulate", args.bots)
+    if bots is None:
+        return 2
     if len(bots) == 1:
         bots *= args.players
     if len(bots) != args.players:
         print(f"ttr simulate: --bots names {len(bots)} bots for {args.players} players", file=sys.stderr)
         return 2
-    for b in set(bots):
-        make_bot(b)  # fail fast on an unknown name
     options = parse_options(args.option)
     Game(get_edition(args.edition), args.players, 0, options or None)  # validate edition, players, options
     specs = [

@@ -45,19 +45,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..bots import make_bot
     from ..editions import get_edition
     from ..engine import Game
     from ..sim import tournament
     from ..sim.stats import tournament_summary
-    from .simulate import parse_options
+    from .simulate import parse_bots, parse_options
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    try:
-        for b in set(bots):
-            make_bot(b)  # fail fast on an unknown name or option
-    except (TypeError, ValueError) as exc:
-        print(f"ttr tournament: {exc}", file=sys.stderr)
+    bots = parse_bots("tournament", args.bots)
+    if bots is None:
         return 2
     options = parse_options(args.option)
     edition = get_edition(args.edition)

@@ -288,26 +288,43 @@ def length_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
     )
 
 
+def _per_item_table(
+    sides: Sequence[dict[str, Any]],
+    key: str,
+    ids: list[str],
+    first: tuple[str, str],
+    columns: Sequence[str],
+    cells: Any,
+) -> tuple[list[str], list[Any]]:
+    """One row per ticket/route id: its id, a fixed field (points, length), then `columns` per side from `cells(item)`."""
+    head = [key.rstrip("s"), first[0]]
+    for s in sides:
+        head += [f"{s['label']}: {c}" for c in columns]
+    rows = []
+    for item_id in ids:
+        fixed = next(s["lab"][key][item_id][first[1]] for s in sides if item_id in s["lab"][key])
+        out: list[Any] = [item_id, fixed]
+        for s in sides:
+            item = s["lab"][key].get(item_id)
+            out += ["not on this map", *[""] * (len(columns) - 1)] if item is None else cells(item)
+        rows.append(row(*out))
+    return head, rows
+
+
 def ticket_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
     ids = list(dict.fromkeys(t for s in sides for t in s["lab"]["tickets"]))
-    head = ["ticket", "points"]
-    for s in sides:
-        head += [f"{s['label']}: kept / offered", f"{s['label']}: completed when kept", f"{s['label']}: mean ±"]
-    rows = []
-    for tid in ids:
-        pts = next(s["lab"]["tickets"][tid]["points"] for s in sides if tid in s["lab"]["tickets"])
-        cells: list[Any] = [tid, pts]
-        for s in sides:
-            t = s["lab"]["tickets"].get(tid)
-            if t is None:
-                cells += ["not on this map", "", ""]
-                continue
-            cells += [
-                f"{t['kept']} / {t['offered']} ({_pct(t['kept_rate'])})",
-                f"{_pct(t['completed_rate'])} of {t['held']}",
-                _signed(t["mean_points"]),
-            ]
-        rows.append(row(*cells))
+    head, rows = _per_item_table(
+        sides,
+        "tickets",
+        ids,
+        ("points", "points"),
+        ("kept / offered", "completed when kept", "mean ±"),
+        lambda t: [
+            f"{t['kept']} / {t['offered']} ({_pct(t['kept_rate'])})",
+            f"{_pct(t['completed_rate'])} of {t['held']}",
+            _signed(t["mean_points"]),
+        ],
+    )
     notes = [
         "Offered: dealt at setup or drawn; kept: chosen to keep; completed when kept: share of the kept "
         "tickets completed at the end; mean ±: the mean points a kept ticket scored (+ completed, − failed)."
@@ -324,21 +341,18 @@ def route_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
             return -abs(b - a)
 
         ids.sort(key=change)
-    head = ["route", "length"]
-    for s in sides:
-        head += [f"{s['label']}: claim rate", f"{s['label']}: mean turn", f"{s['label']}: by whom"]
-    rows = []
-    for rid in ids:
-        length = next(s["lab"]["routes"][rid]["length"] for s in sides if rid in s["lab"]["routes"])
-        cells: list[Any] = [rid, length]
-        for s in sides:
-            r = s["lab"]["routes"].get(rid)
-            if r is None:
-                cells += ["not on this map", "", ""]
-                continue
-            by = ", ".join(f"{k} {v}" for k, v in r["by"].items())
-            cells += [_pct(r["claim_rate"]), _num(r["mean_claim_turn"]), by or "—"]
-        rows.append(row(*cells))
+    head, rows = _per_item_table(
+        sides,
+        "routes",
+        ids,
+        ("length", "length"),
+        ("claim rate", "mean turn", "by whom"),
+        lambda r: [
+            _pct(r["claim_rate"]),
+            _num(r["mean_claim_turn"]),
+            ", ".join(f"{k} {v}" for k, v in r["by"].items()) or "—",
+        ],
+    )
     notes = [
         "Claim rate: share of games in which the route was claimed; turn: the game's turn counter "
         "(all seats); by whom: claims per bot."
