@@ -573,6 +573,7 @@ def create_app(settings: Settings) -> FastAPI:
             creator=client_key(request.scope) if on else None,
             custom_map=body.map,
             clock=body.clock.model_dump() if body.clock is not None else None,
+            tutorial=body.tutorial,
         )
         live = await live_game(out["game_id"])
         hub.announce(live)

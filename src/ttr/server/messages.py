@@ -143,6 +143,12 @@ class CreateGame(Strict):
         "the game; 422 bad_map with the reason when it is not a valid map (POST /api/maps checks one first)",
     )
     clock: ClockSpec | None = Field(None, description="time control (default: none)")
+    tutorial: bool = Field(
+        False,
+        description="a first-game tutorial: you against an easy bot on a built-in edition, dealt from a fixed seed, "
+        "private and unrated; give no seats, players (other than 2), options, map, clock or hot-seat with it "
+        "(422 bad_tutorial)",
+    )
 
 
 class JoinBody(Strict):

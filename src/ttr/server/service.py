@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..bots import LEVELS
+from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, SetupError, TTRError
 from .accounts import User
@@ -316,6 +317,40 @@ class LiveGame:
         rec["names"] = [s.name or (f"{s.level} bot" if s.type == "bot" else f"Player {s.seat + 1}") for s in self.seats]
         rec["seats"] = [{"type": s.type, **({"level": s.level} if s.level else {})} for s in self.seats]
         return rec
+
+
+TUTORIAL_SEEDS = {"usa": 2, "europe": 1, "nordic": 1, "marklin": 1}
+"""The seed of every tutorial game of an edition: the same tickets, hand and market each time, the player first,
+and (the bot being seeded from the game's seed) the same easy-bot moves as long as the player makes the same ones."""
+
+
+def _check_tutorial(
+    edition: str,
+    players: int | None,
+    options: dict[str, Any],
+    seat_specs: list[dict[str, Any]] | None,
+    hotseat: bool,
+    custom_map: dict[str, Any] | None,
+    clock: dict[str, Any] | None,
+) -> None:
+    """422 bad_tutorial unless a tutorial asks for nothing it sets itself (seats, options, a map, a clock, hot-seat)."""
+    if edition not in BUILTIN or custom_map is not None:
+        raise ApiError(422, "bad_tutorial", f"a tutorial is played on a built-in edition ({', '.join(BUILTIN)})")
+    clashes = [
+        name
+        for name, given in (
+            ("players", players not in (None, 2)),
+            ("seats", seat_specs is not None),
+            ("options", bool(options)),
+            ("hotseat", hotseat),
+            ("clock", clock is not None),
+        )
+        if given
+    ]
+    if clashes:
+        raise ApiError(
+            422, "bad_tutorial", f"a tutorial is you against an easy bot with the standard rules: drop {', '.join(clashes)}"
+        )
 
 
 def _check_clock(spec: dict[str, Any] | None) -> str | None:
@@ -634,9 +669,14 @@ class GameService:
         creator: str | None = None,
         custom_map: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
+        tutorial: bool = False,
     ) -> dict[str, Any]:
         """Create a game for client `creator` (its IP, for the per-client cap; None: no cap), on `custom_map` (a
-        decoded map file) if given, else on `edition`."""
+        decoded map file) if given, else on `edition`. A `tutorial` is the first-game tutorial: the creator
+        against an easy bot on a built-in edition, dealt from TUTORIAL_SEEDS (so its steps are predictable), private."""
+        if tutorial:
+            _check_tutorial(edition, players, options, seat_specs, hotseat, custom_map, clock)
+            seat_specs, public = [{"type": "human"}, {"type": "bot", "level": "easy"}], False
         base = self.maps.resolve(edition, custom_map)
         edition = self.maps.lobby_id(base)
         if seat_specs is None:
@@ -647,7 +687,7 @@ class GameService:
         if len(seat_specs) != players:
             raise ApiError(422, "bad_seats", f"give one seat per player: {players} players but {len(seat_specs)} seats")
         try:
-            game = Game(base, players, secrets.randbits(48), options or None)
+            game = Game(base, players, TUTORIAL_SEEDS.get(edition, 1) if tutorial else secrets.randbits(48), options or None)
         except SetupError as exc:
             raise ApiError(422, exc.code, exc.reason) from None
         except EditionError as exc:
