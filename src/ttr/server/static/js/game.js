@@ -29,6 +29,7 @@ export class GameClient {
   constructor(root, gameId, params) {
     this.root = root;
     this.id = gameId;
+    this.params = params;
     const saved = savedTokens()[gameId];
     this.watch = params.get("watch") === "1";
     this.token = this.watch ? null : params.get("token") || (saved && saved.token) || null;
@@ -74,6 +75,11 @@ export class GameClient {
     this.buildLayout();
     await this.loadLog();
     this.connect();
+    if (this.token && (this.params.get("tutorial") === "1" || (savedTokens()[this.id] || {}).tutorial)) { // the first-game tutorial
+      const { Tutorial } = await import("./tutorial.js");
+      this.tutorial = new Tutorial(this);
+      saveToken(this.id, { tutorial: true });
+    }
     this.render();
     requestAnimationFrame(() => performance.mark("ttr-board-drawn")); // first render of the game page (measured by the tests)
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
@@ -462,6 +468,7 @@ export class GameClient {
     this.renderFinal();
     const known = [...(v.tickets || []), ...(v.offered || [])].some((tk) => tk.id === this.pinnedTicket);
     if (this.pinnedTicket && !known) { this.pinnedTicket = null; this.board.highlightCities([]); }
+    if (this.tutorial) this.tutorial.update();
   }
 
   /** Each ticket's live status ("done", "station", "open") and completed path, as the engine scores it now

@@ -10,6 +10,7 @@ import { MapEditor } from "./mapeditor.js";
 import { seatName } from "./names.js";
 
 const LEVELS = ["easy", "medium", "hard", "max"];
+const TUTORIAL_EDITIONS = ["usa", "europe", "nordic", "marklin"];
 const NAME_KEY = "ttr.name";
 const INVITES_KEY = "ttr.invites";
 
@@ -92,6 +93,7 @@ class Lobby {
         h("h1", {}, t("lobby.title")),
         h("p", {}, t("lobby.intro")),
         h("label", { class: "name-field" }, h("span", {}, t("lobby.your_name")), this.nameInput)),
+      this.renderLearn(),
       this.account ? this.account.node : null,
       h("div", { class: "lobby-columns" }, this.renderForm(), this.listHost),
       this.editor ? this.editor.node : null,
@@ -104,6 +106,30 @@ class Lobby {
       } catch (err) {
         this.previewHost.replaceChildren(h("p", { class: "muted" }, String(err && err.message ? err.message : err)));
       }
+    }
+  }
+
+  /** "Learn to play": a tutorial game per built-in edition (you against an easy bot, a guide says what to do). */
+  renderLearn() {
+    const builtin = this.editions.filter((e) => TUTORIAL_EDITIONS.includes(e.id));
+    return h("section", { class: "panel learn", id: "learn" },
+      h("h2", {}, t("tutorial.lobby_title")),
+      h("p", { class: "hint" }, t("tutorial.lobby_help")),
+      h("div", { class: "learn-buttons" }, builtin.map((e) => h("button", {
+        type: "button", class: "button", dataset: { edition: e.id }, onclick: () => this.startTutorial(e.id),
+      }, t("tutorial.lobby_button", { edition: editionName(e.id, e.name) })))));
+  }
+
+  async startTutorial(edition) {
+    const me = this.myName();
+    try {
+      const res = await api("POST", "/api/games", { body: { edition, tutorial: true } });
+      const mine = res.seats.find((s) => s.type === "human");
+      await api("POST", `/api/games/${encodeURIComponent(res.game_id)}/join`, { token: mine.token, body: { name: me } });
+      saveToken(res.game_id, { token: mine.token, seat: mine.seat, name: me, edition, tutorial: true });
+      location.href = `/play/${encodeURIComponent(res.game_id)}?token=${encodeURIComponent(mine.token)}&tutorial=1`;
+    } catch (err) {
+      toast(t("error.refused", { message: err.message }), "error");
     }
   }
 
