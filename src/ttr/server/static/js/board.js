@@ -522,9 +522,10 @@ export class Board {
   // ---------------------------------------------------------------- zoom and pan
   /**
    * Pan (and zoom out if needed) so that these cities and routes are visible in the part of the board that
-   * `cover` (an open dialog) leaves free. Nothing moves when they are already in sight.
+   * `cover` (an open dialog) leaves free, and below `topCover` (the tutorial's guide over the top of the board on a
+   * phone) if given. Nothing moves when they are already in sight.
    */
-  reveal({ cities = [], routes = [] }, cover = null) {
+  reveal({ cities = [], routes = [] }, cover = null, topCover = null) {
     const pts = cities.filter((c) => this.pos.has(c)).map((c) => this.pos.get(c));
     for (const r of routes) {
       const sm = this.sampled.get(r);
@@ -542,6 +543,11 @@ export class Board {
       free = above * box.width >= right * box.height
         ? { left: box.left, top: box.top, width: box.width, height: Math.max(80, above) }
         : { left: Math.max(box.left, c.right), top: box.top, width: Math.max(80, right), height: box.height };
+    }
+    if (topCover && !topCover.hidden && topCover.getClientRects().length) { // a panel over the top of the board too
+      const c = topCover.getBoundingClientRect();
+      const cut = Math.min(c.bottom, free.top + free.height) - free.top;
+      if (c.top < free.top + free.height / 2 && cut > 0) free = { ...free, top: free.top + cut, height: Math.max(80, free.height - cut) };
     }
     const [, , scale] = this.toWorld(box.left, box.top);
     const offX = (box.width - this.vb.w * scale) / 2, offY = (box.height - this.vb.h * scale) / 2;

@@ -363,7 +363,7 @@ export class GameClient {
       deck: h("div", { class: "decks", id: "decks" }),
       hand: h("div", { class: "hand", id: "hand" }),
       actions: h("div", { class: "extra-actions", id: "extra-actions" }),
-      log: h("ol", { class: "log", id: "log" }),
+      log: h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("game.log") }), // it scrolls: reachable by keyboard (axe: scrollable-region-focusable)
       sheet: h("div", { class: "sheet", id: "sheet", hidden: true }),
       waiting: h("div", { class: "waiting", id: "waiting", hidden: true }),
       banner: h("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" }),

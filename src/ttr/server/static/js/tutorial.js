@@ -88,6 +88,7 @@ export function tutorialSteps(map) {
   steps.push({
     id: "claim", action: true,
     text: (g) => {
+      if (g.isMyTurn() && g.view.phase === "second_card") return t("tutorial.second_card");
       const ex = exampleRoute(g, [...g.legal.claims.keys()]);
       if (!g.isMyTurn() || ex) return tTouch("tutorial.claim", { route: ex ? routeName(g.map, ex.id) : "" });
       return tTouch("tutorial.claim_none");
@@ -100,6 +101,7 @@ export function tutorialSteps(map) {
         return { els: [open], routes: route ? [route.id] : [], cities: route ? [route.a, route.b] : [] };
       }
       if (!g.isMyTurn()) return {};
+      if (g.view.phase === "second_card") return { els: [g.els.deck.querySelector("#deck")] };
       const ex = exampleRoute(g, [...g.legal.claims.keys()]);
       return ex ? { routes: [ex.id], cities: [ex.a, ex.b] } : { els: [g.els.deck.querySelector("#deck")] };
     },
@@ -220,16 +222,16 @@ export class Tutorial {
     const next = s.action
       ? h("button", { type: "button", class: "button small", id: "tutorial-skip", onclick: () => this.go(this.at + 1) }, t("tutorial.skip_step"))
       : h("button", { type: "button", class: "button small primary", id: "tutorial-next", onclick: () => (last ? this.end() : this.go(this.at + 1)) }, t(last ? "tutorial.close" : "tutorial.next"));
-    this.node.replaceChildren(
+    this.node.replaceChildren(...[
       h("div", { class: "tutorial-head" },
         h("h2", { id: "tutorial-title" }, t("tutorial.title")),
-        h("span", { class: "tutorial-count" }, t("tutorial.step_of", { n: this.at + 1, total: this.steps.length }))),
+        h("span", { class: "tutorial-count" }, t("tutorial.step_of", { n: this.at + 1, total: this.steps.length })),
+        last ? null : h("button", { type: "button", class: "tutorial-end", id: "tutorial-end", title: t("tutorial.end"), "aria-label": t("tutorial.end"), onclick: () => this.end() }, "×")),
       h("p", { class: "tutorial-text", id: "tutorial-text", "aria-live": "polite" }, s.text(g)),
       waiting ? h("p", { class: "tutorial-wait", id: "tutorial-wait" }, t("tutorial.wait")) : null,
       h("div", { class: "tutorial-buttons" },
         this.at > 0 ? h("button", { type: "button", class: "button small", id: "tutorial-back", onclick: () => this.go(this.at - 1) }, t("tutorial.back")) : null,
-        rules, next,
-        last ? null : h("button", { type: "button", class: "button small ghost", id: "tutorial-end", onclick: () => this.end() }, t("tutorial.end"))));
+        rules, next)].filter(Boolean));
   }
 
   /** What the current step points at: elements, and routes and cities of the board. */
@@ -284,23 +286,29 @@ export class Tutorial {
         if (b.top < top || b.bottom > window.innerHeight) els[0].scrollIntoView({ block: "center" });
       }
     }
-    const w = node.offsetWidth, ht = node.offsetHeight, vw = window.innerWidth, vh = window.innerHeight, m = 8;
+    const left = g.root.querySelector(".area-left"), boardArea = g.root.querySelector(".area-board");
+    const L = left.getBoundingClientRect(), B = boardArea.getBoundingClientRect();
+    node.style.width = wide ? `${Math.round(Math.max(240, L.width))}px` : ""; // as wide as the left column
+    const w = node.offsetWidth, ht = node.offsetHeight, vh = window.innerHeight, m = 8;
     const spots = [];
     if (wide) {
-      const left = g.root.querySelector(".area-left"), boardArea = g.root.querySelector(".area-board");
-      const L = left.getBoundingClientRect(), B = boardArea.getBoundingClientRect();
       spots.push({ x: L.left, y: Math.min(L.bottom, vh) - ht }, { x: B.left + m, y: B.bottom - ht - m }, { x: B.left + m, y: B.top + m },
         { x: B.right - w - 56, y: B.bottom - ht - m }, { x: B.right - w - 56, y: B.top + m });
-    } else {
-      spots.push({ x: m, y: vh - ht - m }, { x: m, y: top + m });
+    } else { // a phone: the bottom of the screen; with a bottom sheet, between the board and the sheet, else the top
+      const S = g.els.sheet.hidden ? null : g.els.sheet.getBoundingClientRect();
+      spots.push({ x: m, y: vh - ht - m });
+      if (S) spots.push({ x: m, y: B.bottom + m }, { x: m, y: S.top - ht - m });
+      spots.push({ x: m, y: top + m });
     }
     const rectAt = (p) => ({ left: p.x, top: p.y, right: p.x + w, bottom: p.y + ht });
     const cost = (p) => this.avoidRects().reduce((s, b) => s + overlapArea(rectAt(p), b), 0);
     let best = spots.find((p) => cost(p) === 0);
-    if (!best) {
-      best = spots[wide ? 1 : 0];
+    if (!best) { // pan the map out from under the guide, as dialogs do (on a phone with a bottom sheet: between both)
+      const sheetOpen = !g.els.sheet.hidden;
+      best = wide ? spots[1] : spots[sheetOpen ? spots.length - 1 : 0];
       this.put(best);
-      if (onBoard) g.board.reveal({ routes, cities }, node); // pan the map out from under the guide, as dialogs do
+      if (onBoard && !wide && sheetOpen) g.board.reveal({ routes, cities }, g.els.sheet, node);
+      else if (onBoard) g.board.reveal({ routes, cities }, node);
       if (cost(best) === 0) return;
       best = spots.reduce((a, p) => (cost(p) < cost(a) ? p : a), spots[0]);
     }
