@@ -18,7 +18,10 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 I18N = Path(__file__).parents[2] / "src" / "ttr" / "server" / "static" / "i18n"
 
 MEASURE = """() => {
-  const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
   const guide = document.getElementById('tutorial-guide');
   const targets = [...document.querySelectorAll('.tutorial-target')];
   for (const c of document.querySelectorAll('g.city.tutorial-target')) {
@@ -66,7 +69,9 @@ def page(request: Any, browser: Any) -> Iterator[Any]:
 
 
 def at_step(page: Any, step: str) -> None:
-    page.wait_for_function("(s) => { const g = document.getElementById('tutorial-guide'); return g && g.dataset.step === s; }", arg=step)
+    page.wait_for_function(
+        "(s) => { const g = document.getElementById('tutorial-guide'); return g && g.dataset.step === s; }", arg=step
+    )
     wait_idle(page)
 
 
@@ -155,7 +160,8 @@ def test_the_usa_tutorial_from_the_lobby(page: Any, server: Server) -> None:
     assert state.get(route) == 0  # the claim the step asked for was played
     page.select_option("#lang-select", "pt")  # the guide in a second language
     page.wait_for_function("() => document.documentElement.lang === 'pt'")
-    page.wait_for_function("(s) => document.getElementById('tutorial-text').textContent === s", arg=pt["tutorial.draw_tickets" + ("_touch" if page.size == "phone" else "")])
+    words = pt["tutorial.draw_tickets" + ("_touch" if page.size == "phone" else "")]  # a phone says "tap"
+    page.wait_for_function("(s) => document.getElementById('tutorial-text').textContent === s", arg=words)
     assert page.inner_text("#tutorial-title") == pt["tutorial.title"]
     assert page.inner_text("#tutorial-skip") == pt["tutorial.skip_step"]
     my_turn(page)
