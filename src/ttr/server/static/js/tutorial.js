@@ -196,7 +196,7 @@ export class Tutorial {
   update() {
     const g = this.game;
     if (!g.state || !g.els) return;
-    if (this.off || g.mySeat === null) {
+    if (this.off || g.mySeat === null || g.view.phase === "over") { // ended, a spectator, or the score sheet's turn
       this.unmark();
       this.node.hidden = true;
       return;
@@ -377,5 +377,5 @@ export function showRules(game) {
           h("tr", {}, h("th", { scope: "row" }, t("rules.points")), s.table.map(([, p]) => h("td", {}, String(p))))) : null)),
       h("div", { class: "sheet-buttons" }, h("button", { type: "button", class: "button primary", id: "rules-close", onclick: () => overlay.remove() }, t("common.close")))));
   document.body.append(overlay);
-  overlay.querySelector("#rules-close").focus(); // Enter or Escape closes it (GameClient.onKey)
+  overlay.querySelector("#rules-close").focus({ preventScroll: true }); // Enter or Escape closes it (GameClient.onKey); read from the top
 }
