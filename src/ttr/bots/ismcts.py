@@ -39,6 +39,7 @@ from ..engine.actions import (
 from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .base import Bot
+from .board import ROUTE_OVERHEAD
 from .determinize import determinize
 from .memory import Memory
 from .planner import PlannerBot
@@ -90,6 +91,7 @@ class ISMCTSBot(Bot):
         max_faceup: int = 2,
         max_keeps: int = 4,
         keep_factor: float = 2.0,
+        tempo_advisor: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -103,7 +105,11 @@ class ISMCTSBot(Bot):
         self.depth = depth
         self.max_claims = max_claims
         self.memory = Memory()
-        self.advisor = PlannerBot(seed=seed)
+        # The advisor plans with the plain weights unless tempo_advisor (the planner's default at
+        # two players since issue 16): max was measured with the plain advisor.
+        self.tempo_advisor = tempo_advisor
+        plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0}
+        self.advisor = PlannerBot(seed=seed, **plain)
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
 

@@ -27,7 +27,7 @@ from ..engine.actions import (
 from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .base import Bot
-from .board import Plan, completion_chance, shortest_path
+from .board import ROUTE_OVERHEAD, Plan, completion_chance, shortest_path
 from .situation import Situation
 from .tactics import (
     best_passenger_move,
@@ -51,6 +51,8 @@ class ScriptedBot(Bot):
     plan_tries = 3  # ticket orders tried by the network planner
     clock_hand = 0.0  # the game clock counts each opponent card in hand as this much of a train laid
     hand_cost = 0.0  # share of a route's length costed as cards to collect when planning (0: length only)
+    overhead = ROUTE_OVERHEAD  # planning weight of a claim turn (see situation.turn_weights)
+    points_weight = 0.0  # planning credit per route point
     tunnel_max_extra = 1  # surcharge paid for a tunnel the bot does not really need
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
@@ -106,7 +108,14 @@ class ScriptedBot(Bot):
 
     def make_situation(self, view: PlayerView, plan: Plan | None) -> Situation:
         return Situation(
-            view, tries=self.plan_tries, plan=plan, history=self.history, hand_cost=self.hand_cost, clock_hand=self.clock_hand
+            view,
+            tries=self.plan_tries,
+            plan=plan,
+            history=self.history,
+            hand_cost=self.hand_cost,
+            clock_hand=self.clock_hand,
+            overhead=self.overhead,
+            points_weight=self.points_weight,
         )
 
     # ------------------------------------------------------------------ what the bot wants

@@ -12,6 +12,7 @@ from ..editions import Rules, Ticket
 from ..engine.view import PlayerView
 from .board import (
     INF,
+    ROUTE_OVERHEAD,
     MapInfo,
     Plan,
     components,
@@ -26,6 +27,7 @@ STATION_WEIGHT = 8.0  # planning weight of borrowing an opponent's route through
 CLOCK_PRIOR_TURNS = 6  # prior: a player spends about 1.2 trains a turn over a whole game
 CLOCK_PRIOR_RATE = 1.2
 RECENT_WINDOW = 8  # turns per player over which the recent pace is measured
+MIN_WEIGHT = 0.2  # the least planning weight of an open route (weights must stay positive)
 FACE_UP_HELP = 0.25  # extra chance a drawn card is useful thanks to the five face-up cards
 
 
@@ -88,6 +90,21 @@ def hand_weights(info: MapInfo, rules: Rules, weights: Sequence[float], hand: Se
     return out
 
 
+def turn_weights(info: MapInfo, weights: Sequence[float], overhead: float, points_weight: float) -> list[float]:
+    """Planning weights with another cost per claim and a credit for route points.
+
+    Open routes weigh ``length + overhead - points_weight × points`` instead of
+    ``length + ROUTE_OVERHEAD`` (at least ``MIN_WEIGHT``): when turns rather than trains run out,
+    a claim costs more than 0.6 of a train, and a long route pays for part of itself.
+    """
+    out = list(weights)
+    for r, w in enumerate(weights):
+        if w == 0.0 or w == INF:
+            continue
+        out[r] = max(MIN_WEIGHT, w - ROUTE_OVERHEAD + overhead - points_weight * info.points[r])
+    return out
+
+
 def borrow_weights(info: MapInfo, view: PlayerView) -> list[float] | None:
     """Weights for using opponents' routes through a station (None when we have no station left)."""
     me = view.me
@@ -120,6 +137,8 @@ class Situation:
         history: Sequence[tuple[int, Sequence[int]]] = (),
         hand_cost: float = 0.0,
         clock_hand: float = 0.0,
+        overhead: float = ROUTE_OVERHEAD,
+        points_weight: float = 0.0,
     ) -> None:
         self.view = view
         self.info = info = map_info(view.edition)
@@ -136,6 +155,8 @@ class Situation:
         self.weights = route_weights(info, view.route_owner, view.players, me, self.trains)
         # Planning weights: with hand_cost > 0, a route's cards already in hand make it cheaper.
         self.plan_weights = hand_weights(info, self.rules, self.weights, self.hand, hand_cost) if hand_cost else self.weights
+        if overhead != ROUTE_OVERHEAD or points_weight:
+            self.plan_weights = turn_weights(info, self.plan_weights, overhead, points_weight)
         self.borrow = borrow_weights(info, view) if use_stations else None
         self.stations = view.stations_left[me] if use_stations else 0
         self.plan: Plan = plan or plan_network(
