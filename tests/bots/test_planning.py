@@ -241,3 +241,116 @@ def test_planner_options_play_whole_games_on_every_edition() -> None:
     for edition in ("usa", "europe", "nordic", "marklin"):
         game, _ = play_checked(edition, [spec, "racer"], 2)
         assert game.is_over
+
+
+def test_turn_weights_charge_claims_and_credit_route_points() -> None:
+    from ttr.bots.board import ROUTE_OVERHEAD
+    from ttr.bots.situation import MIN_WEIGHT, turn_weights
+
+    ed = get_edition("usa")
+    info = map_info(ed)
+    owner = [-1] * info.nroutes
+    mine = next(r for r in range(info.nroutes) if info.length[r] == 2)
+    theirs = next(r for r in range(info.nroutes) if info.length[r] == 3 and info.group[r] < 0)
+    owner[mine], owner[theirs] = 0, 1
+    plain = route_weights(info, owner, 2, 0, 45)
+    tempo = turn_weights(info, plain, 2.0, 0.5)
+    assert tempo[mine] == 0.0 and tempo[theirs] == INF  # owned and closed routes keep their weights
+    for r in range(info.nroutes):
+        if plain[r] not in (0.0, INF):
+            expected = info.length[r] + 2.0 - 0.5 * info.points[r]
+            assert tempo[r] == pytest.approx(max(MIN_WEIGHT, expected))
+    six = next(r for r in range(info.nroutes) if info.length[r] == 6 and plain[r] < INF)
+    one = next(r for r in range(info.nroutes) if info.length[r] == 1 and plain[r] < INF)
+    assert plain[six] > plain[one] + 4 and tempo[six] < tempo[one]  # a 6 (15 points) now plans cheaper than a 1
+    assert turn_weights(info, plain, ROUTE_OVERHEAD, 0.0) == plain
+
+
+def test_tempo_plans_run_over_longer_routes() -> None:
+    """Tempo weights plan over longer routes: more trains a claim and more route points a train."""
+    ed = get_edition("usa")
+    rng = random.Random(3)
+    claims = {"plain": 0, "tempo": 0}
+    points = {"plain": 0, "tempo": 0}
+    trains = {"plain": 0, "tempo": 0}
+    game = Game("usa", 2, 4)
+    view = game.view(game.current)
+    for _ in range(30):
+        tickets = rng.sample(range(len(ed.tickets)), 2)
+        for mode, (overhead, pw) in {"plain": (0.6, 0.0), "tempo": (2.0, 0.5)}.items():
+            s = Situation(view, overhead=overhead, points_weight=pw)
+            plan = s.plan_for([ed.tickets[t] for t in tickets])
+            claims[mode] += len(plan.routes)
+            points[mode] += sum(s.info.points[r] for r in plan.routes)
+            trains[mode] += plan.trains
+    assert trains["tempo"] / claims["tempo"] > 1.2 * trains["plain"] / claims["plain"]
+    assert points["tempo"] / trains["tempo"] > 1.1 * points["plain"] / trains["plain"]
+
+
+def test_planner_weights_by_player_count() -> None:
+    from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
+
+    bot = make_bot("hard", seed=1)
+    for players, expected in ((2, (TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)), (4, (0.6, 0.0))):
+        game = Game("usa", players, 2)
+        while game.view(game.current).phase != "turn":
+            p = game.current
+            game.step(make_bot("racer", seed=p).act(game.view(p), game.legal_actions()))
+        bot.reset()
+        bot.act(game.view(game.current), game.legal_actions())
+        assert (bot.overhead, bot.points_weight) == expected
+    explicit = make_bot("planner:overhead=1.0:points_weight=0.2", seed=1)
+    explicit.act(game.view(game.current), game.legal_actions())
+    assert (explicit.overhead, explicit.points_weight) == (1.0, 0.2)
+
+
+def test_seen_racers_reads_style_from_public_play_only() -> None:
+    from ttr.bots.situation import seen_racers
+
+    ed = get_edition("usa")
+    info = map_info(ed)
+    game = Game("usa", 4, 3)
+    view = game.view(0)
+    sixes = [r for r in range(info.nroutes) if info.length[r] == 6 and info.group[r] < 0]
+    twos = [r for r in range(info.nroutes) if info.length[r] == 2 and info.group[r] < 0]
+
+    def scripted(owned: dict[int, list[int]], tickets: list[int]):
+        v = game.view(0)
+        v.route_owner = [-1] * info.nroutes
+        for q, routes in owned.items():
+            for r in routes:
+                v.route_owner[r] = q
+        v.ticket_counts = tickets
+        return v
+
+    assert seen_racers(view) == []  # nothing claimed yet: no style to read
+    # seat 1 claims two 6s and holds its two required tickets; seat 2 drew more tickets; seat 3 builds short
+    v = scripted({1: sixes[:2], 2: sixes[2:4], 3: twos[:3]}, [3, 2, 4, 2])
+    assert seen_racers(v) == [1]
+    assert seen_racers(scripted({1: sixes[:1]}, [3, 2, 2, 2])) == []  # one claim is not a style yet
+    ones = [r for r in range(info.nroutes) if info.length[r] == 1]
+    assert seen_racers(scripted({0: sixes[:3], 1: [sixes[3], ones[0]]}, [2, 2, 2, 2])) == []  # mean 3.5: below the bar
+    assert seen_racers(scripted({0: sixes[:3], 1: [sixes[3], twos[0]]}, [2, 2, 2, 2])) == [1]  # mean 4: racing; never us
+    # the hidden part of the view plays no role: another hand and other tickets of ours read the same
+    v2 = scripted({1: sixes[:2]}, [3, 2, 2, 2])
+    v2.hand = [0] * len(v2.hand)
+    v2.tickets = []
+    assert seen_racers(v2) == [1]
+
+
+def test_planner_switches_to_tempo_weights_when_it_sees_a_racer_at_four_players() -> None:
+    from ttr.bots.planner import TEMPO_OVERHEAD
+    from ttr.bots.situation import seen_racers
+
+    game = Game("usa", 4, 5)
+    bots = [make_bot("hard", seed=0), *(make_bot("racer", seed=q) for q in (1, 2, 3))]
+    seen = []
+    while not game.is_over and game.turn < 60:
+        p = game.current
+        view = game.view(p)
+        action = bots[p].act(view, game.legal_actions())
+        if p == 0 and view.phase == "turn":
+            seen.append((bool(seen_racers(view)), bots[0].overhead))
+        game.step(action)
+    assert seen[0] == (False, 0.6)
+    assert any(s for s, _ in seen) and all((o == TEMPO_OVERHEAD) == s for s, o in seen)

@@ -20,7 +20,7 @@ from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .board import INF, ROUTE_OVERHEAD, Plan, components, route_weights, shortest_path
 from .scripted import ScriptedBot
-from .situation import Situation
+from .situation import Situation, seen_racers
 from .tactics import best_payment, card_needs, payment_cost
 
 BLOCK_MAX_LENGTH = 2  # only short links are worth blocking
@@ -43,6 +43,7 @@ class PlannerBot(ScriptedBot):
         block: bool = True,
         ticket_safety: float | None = None,
         draw_threshold: float = 4.0,
+        tempo_vs_racers: bool = True,
         hand_cost: float = 0.0,
         endgame: bool = False,
         keep_locos: bool = False,
@@ -65,6 +66,7 @@ class PlannerBot(ScriptedBot):
         # Planning weights per claim and per route point (situation.turn_weights); None: the
         # tempo weights at two players, the plain ones with more (measured, docs/tournaments.md).
         self.overhead_option = overhead
+        self.tempo_vs_racers = tempo_vs_racers
         self.points_weight_option = points_weight
         self.block_enabled = block
         # Mid-game ticket choices assume only this share of the turns left; None: 0.35 with two
@@ -78,7 +80,8 @@ class PlannerBot(ScriptedBot):
         self.seen_tickets.clear()
 
     def situation(self, view: PlayerView) -> Situation:
-        duel = view.players == 2
+        # Tempo weights at two players, and with more when an opponent is seen racing.
+        duel = view.players == 2 or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option

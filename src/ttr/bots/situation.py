@@ -63,6 +63,36 @@ def turns_left(view: PlayerView, history: Sequence[tuple[int, Sequence[int]]] = 
     return best + 1.0
 
 
+RACER_MIN_CLAIMS = 2  # a style is read from at least this many claims ...
+RACER_MIN_MEAN_LENGTH = 4.0  # ... a racer's claims average this many trains or more ...
+
+
+def seen_racers(view: PlayerView) -> list[int]:
+    """Opponents whose public play looks like a racer's: long routes and no ticket draws.
+
+    From public facts only: an opponent counts as racing when it has claimed at least
+    ``RACER_MIN_CLAIMS`` routes averaging ``RACER_MIN_MEAN_LENGTH`` trains or more and holds no more
+    tickets than the fewest the setup lets a player keep (it has never drawn and kept more).
+    """
+    info = map_info(view.edition)
+    rules = view.edition.rules
+    fewest = rules.initial_tickets.keep_min
+    claimed = [0] * view.players
+    trains = [0] * view.players
+    for r, o in enumerate(view.route_owner):
+        if o >= 0:
+            claimed[o] += 1
+            trains[o] += info.length[r]
+    return [
+        q
+        for q in range(view.players)
+        if q != view.me
+        and claimed[q] >= RACER_MIN_CLAIMS
+        and trains[q] >= RACER_MIN_MEAN_LENGTH * claimed[q]
+        and view.ticket_counts[q] <= fewest
+    ]
+
+
 def hand_weights(info: MapInfo, rules: Rules, weights: Sequence[float], hand: Sequence[int], share: float) -> list[float]:
     """Planning weights that cost a route by the cards still missing for it, given the hand.
 
