@@ -338,12 +338,12 @@ def test_seen_racers_reads_style_from_public_play_only() -> None:
     assert seen_racers(v2) == [1]
 
 
-def test_planner_switches_to_tempo_weights_when_it_sees_a_racer_at_four_players() -> None:
+def test_planner_can_switch_to_tempo_weights_when_it_sees_a_racer_at_four_players() -> None:
     from ttr.bots.planner import TEMPO_OVERHEAD
     from ttr.bots.situation import seen_racers
 
     game = Game("usa", 4, 5)
-    bots = [make_bot("hard", seed=0), *(make_bot("racer", seed=q) for q in (1, 2, 3))]
+    bots = [make_bot("planner:tempo_vs_racers=true", seed=0), *(make_bot("racer", seed=q) for q in (1, 2, 3))]
     seen = []
     while not game.is_over and game.turn < 60:
         p = game.current

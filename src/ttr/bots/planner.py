@@ -43,7 +43,7 @@ class PlannerBot(ScriptedBot):
         block: bool = True,
         ticket_safety: float | None = None,
         draw_threshold: float = 4.0,
-        tempo_vs_racers: bool = True,
+        tempo_vs_racers: bool = False,
         hand_cost: float = 0.0,
         endgame: bool = False,
         keep_locos: bool = False,
@@ -80,7 +80,9 @@ class PlannerBot(ScriptedBot):
         self.seen_tickets.clear()
 
     def situation(self, view: PlayerView) -> Situation:
-        # Tempo weights at two players, and with more when an opponent is seen racing.
+        # Tempo weights at two players; with more only if tempo_vs_racers and an opponent is seen
+        # racing (measured at 4-player USA against three racers: 50.0% against 56.5% without, 200
+        # games: switching the plan's weights mid-game wastes the cards collected for the old plan).
         duel = view.players == 2 or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
         if self.points_weight_option is not None:
