@@ -291,14 +291,19 @@ def test_planner_weights_by_player_count() -> None:
     from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 
     bot = make_bot("hard", seed=1)
-    for players, expected in ((2, (TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)), (4, (0.6, 0.0))):
-        game = Game("usa", players, 2)
+    cases = (("usa", 2, (TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)), ("usa", 4, (0.6, 0.0)), ("nordic", 2, (0.6, 0.0)))
+    for edition, players, expected in cases:
+        game = Game(edition, players, 2)
         while game.view(game.current).phase != "turn":
             p = game.current
             game.step(make_bot("racer", seed=p).act(game.view(p), game.legal_actions()))
         bot.reset()
         bot.act(game.view(game.current), game.legal_actions())
         assert (bot.overhead, bot.points_weight) == expected
+    game = Game("usa", 2, 2)
+    while game.view(game.current).phase != "turn":
+        p = game.current
+        game.step(make_bot("racer", seed=p).act(game.view(p), game.legal_actions()))
     explicit = make_bot("planner:overhead=1.0:points_weight=0.2", seed=1)
     explicit.act(game.view(game.current), game.legal_actions())
     assert (explicit.overhead, explicit.points_weight) == (1.0, 0.2)

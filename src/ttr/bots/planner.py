@@ -30,6 +30,8 @@ BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much l
 # the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
+# ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
+PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
 
 
 class PlannerBot(ScriptedBot):
@@ -83,7 +85,8 @@ class PlannerBot(ScriptedBot):
         # Tempo weights at two players; with more only if tempo_vs_racers and an opponent is seen
         # racing (measured at 4-player USA against three racers: 50.0% against 56.5% without, 200
         # games: switching the plan's weights mid-game wastes the cards collected for the old plan).
-        duel = view.players == 2 or (self.tempo_vs_racers and bool(seen_racers(view)))
+        duel = view.players == 2 and view.edition.id not in PLAIN_DUEL_EDITIONS
+        duel = duel or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
