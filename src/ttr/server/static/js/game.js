@@ -53,27 +53,33 @@ export class GameClient {
 
   async start() {
     this.root.replaceChildren(h("div", { class: "loading", i18n: "common.loading" }, t("common.loading")));
+    // the first render waits for four answers: ask for the state and the log at once with the summary, the map as
+    // soon as the summary names it (one round trip after another only where one answer names the next question)
+    const gid = encodeURIComponent(this.id);
+    const stateP = this.token ? this.fetchState().then(() => null, (err) => err) : null;
+    const logP = api("GET", `/api/games/${gid}/log?since=0`, { token: this.token }).catch(() => null);
     try {
-      this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
+      this.summary = await api("GET", `/api/games/${gid}`);
       this.map = await api("GET", mapPath(this.id, this.summary));
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "page-error" }, h("h1", {}, t("error.no_game")), h("p", {}, err.message),
         h("a", { href: "/", class: "button" }, t("nav.lobby"))));
       return;
     }
+    let logged = this.token ? null : await logP;
     if (this.token) {
-      try {
-        await this.fetchState();
-      } catch (err) {
-        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-          toast(t("error.bad_token"), "error");
-          this.token = null;
-        } else throw err;
-      }
+      const err = await stateP;
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+        toast(t("error.bad_token"), "error");
+        this.token = null;
+      } else if (err) throw err;
+      else logged = await logP;
     }
     if (!this.token) await this.fetchState();
+    performance.mark("ttr-data"); // the phases of the first render (tests/browser/test_motion.py reports them)
     this.buildLayout();
-    await this.loadLog();
+    performance.mark("ttr-board-built");
+    await this.loadLog(logged);
     this.connect();
     if (this.token && (this.params.get("tutorial") === "1" || (savedTokens()[this.id] || {}).tutorial)) { // the first-game tutorial
       const { Tutorial } = await import("./tutorial.js");
@@ -81,6 +87,7 @@ export class GameClient {
       saveToken(this.id, { tutorial: true });
     }
     this.render();
+    performance.mark("ttr-rendered");
     requestAnimationFrame(() => performance.mark("ttr-board-drawn")); // first render of the game page (measured by the tests)
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
@@ -192,12 +199,16 @@ export class GameClient {
     return this.shownSeat ?? this.mySeat;
   }
 
-  async loadLog() {
+  async loadLog(prefetched = null) {
     try {
-      const res = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=0`, { token: this.token });
+      const res = prefetched || await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=0`, { token: this.token });
       this.log = [];
       this.logSeq = 0;
       for (const item of res.events || []) this.addLog(item.seq, item.event);
+      if (prefetched && this.state && this.logSeq < this.state.seq) { // asked with the state: events may have come between
+        const more = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=${this.logSeq}`, { token: this.token });
+        for (const item of more.events || []) this.addLog(item.seq, item.event);
+      }
     } catch {
       // the log is a convenience: the game works without it
     }
@@ -862,7 +873,7 @@ export class GameClient {
       const who = e.ev.player;
       return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
     }));
-    host.scrollTop = host.scrollHeight;
+    requestAnimationFrame(() => { host.scrollTop = host.scrollHeight; }); // in the next frame: reading scrollHeight now would lay the page out once more
   }
 
   /** May the log tell the private forms of events (a blind draw's colour, tickets kept)? Not on a shared hot-seat screen. */

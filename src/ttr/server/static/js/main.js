@@ -58,6 +58,7 @@ function takeTokenFromAddress(gameId, params) {
 }
 
 async function main() {
+  performance.mark("ttr-main"); // main.js runs (tests/browser/test_motion.py reports the first render's phases)
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   let params = new URLSearchParams(location.search);
   if (parts[0] === "play" && parts[1]) params = takeTokenFromAddress(parts[1], params);
