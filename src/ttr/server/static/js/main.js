@@ -30,7 +30,6 @@ function setupTopbar() {
   const showSound = () => { // ♪ (struck through when muted): a character every font has, unlike the loudspeaker emoji
     snd.setAttribute("aria-pressed", muted() ? "false" : "true");
     snd.classList.toggle("muted", muted());
-    snd.textContent = "♪";
   };
   showSound();
   snd.addEventListener("click", () => { setMuted(!muted()); showSound(); });
