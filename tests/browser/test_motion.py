@@ -247,10 +247,14 @@ def test_animations_and_sounds(table: Table) -> None:
 # When each phase of the first render ended (ms from navigation start): the page's HTML, main.js running, every
 # answer in (summary, map, state, log), the board's SVG built, fitted and labelled, the page rendered, the next frame.
 PHASES = """() => {
-  const at = (n) => { const e = performance.getEntriesByName(n); return e.length ? Math.round(e[e.length - 1].startTime) : null; };
-  return { html: Math.round(performance.getEntriesByType('navigation')[0].responseEnd), main: at('ttr-main'), data: at('ttr-data'),
-           svg: at('ttr-board-svg'), board: at('ttr-board-built'), rendered: at('ttr-rendered'), drawn: at('ttr-board-drawn'),
-           scripts: performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js')).length };
+  const at = (n) => {
+    const e = performance.getEntriesByName(n);
+    return e.length ? Math.round(e[e.length - 1].startTime) : null;
+  };
+  const js = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js'));
+  return { html: Math.round(performance.getEntriesByType('navigation')[0].responseEnd), main: at('ttr-main'),
+           data: at('ttr-data'), svg: at('ttr-board-svg'), board: at('ttr-board-built'), rendered: at('ttr-rendered'),
+           drawn: at('ttr-board-drawn'), scripts: js.length };
 }"""
 
 

@@ -44,9 +44,8 @@ def deliver(table: Table, game: Game) -> dict[str, Any]:
     state = engine_state(game, 0, summary)
     table.seq += 2
     state["seq"] = summary["seq"] = table.seq
-    table.page.evaluate(
-        "(m) => window.ttrGame.onUpdate(m)", {"events": [{"seq": table.seq, "event": {"type": "game_over", "player": None}}], "state": state}
-    )
+    over = {"seq": table.seq, "event": {"type": "game_over", "player": None}}
+    table.page.evaluate("(m) => window.ttrGame.onUpdate(m)", {"events": [over], "state": state})
     return state
 
 
@@ -63,11 +62,12 @@ WATCH = """(stepMs) => {
     const items = document.querySelectorAll('#walk-steps li');
     while (w.steps.length < items.length) {
       const li = items[w.steps.length];
-      w.steps.push({ player: +li.dataset.player, kind: li.dataset.kind, ticket: li.dataset.ticket || null, points: +li.dataset.points,
-        text: li.textContent, caption: document.querySelector('#walk-caption').textContent,
+      const layer = document.querySelector('.walk-layer');
+      w.steps.push({ player: +li.dataset.player, kind: li.dataset.kind, ticket: li.dataset.ticket || null,
+        points: +li.dataset.points, text: li.textContent, caption: document.querySelector('#walk-caption').textContent,
         drawn: [...document.querySelectorAll('.walk-layer .walk-path')].map((p) => p.dataset.route).sort(),
         lit: [...document.querySelectorAll('.walk-layer .walk-city')].map((c) => c.dataset.city).sort(),
-        layerVB: document.querySelector('.walk-layer') && document.querySelector('.walk-layer').getAttribute('viewBox') === document.querySelector('.board-svg').getAttribute('viewBox'),
+        layerVB: !!layer && layer.getAttribute('viewBox') === document.querySelector('.board-svg').getAttribute('viewBox'),
         at: performance.now() });
     }
   });
@@ -81,8 +81,10 @@ DONE = """() => {
   const w = window.ttrWalkWatch; w.stop = true; w.obs.disconnect(); w.mo.disconnect();
   const walk = window.ttrGame.lastWalk;
   // from the first step to the last one's end (the update's render before, and the score sheet's after, are not the walk)
-  const a0 = w.steps.length ? w.steps[0].at - 5 : w.t0, a1 = w.steps.length ? w.steps[w.steps.length - 1].at + window.ttrGame.walkStepMs : w.t0;
-  return { steps: w.steps, frames: w.frames.filter(([t]) => t >= a0 && t < a1).map(([, d]) => d), long: w.long.filter(([s]) => s >= a0 && s < a1), sawWalk: w.sawWalk,
+  const n = w.steps.length;
+  const a0 = n ? w.steps[0].at - 5 : w.t0, a1 = n ? w.steps[n - 1].at + window.ttrGame.walkStepMs : w.t0;
+  return { steps: w.steps, frames: w.frames.filter(([t]) => t >= a0 && t < a1).map(([, d]) => d),
+           long: w.long.filter(([s]) => s >= a0 && s < a1), sawWalk: w.sawWalk,
            before: w.long.filter(([s]) => s < a0).map(([s, d]) => Math.round(d)), walk_ms: a1 - a0,
            shown: walk ? walk.shown : null, skipped: walk ? !!walk.skipped : null,
            sheet: !!document.querySelector('#final-scores') && !document.querySelector('#final').hidden,
@@ -102,10 +104,12 @@ def test_scoring_walk_through(table: Table) -> None:
     page.evaluate(WATCH, 250)
     deliver(table, game)
     page.wait_for_selector("#score-walk")
-    page.wait_for_function("() => window.ttrWalkWatch.steps.length >= 2")
+    page.wait_for_function("() => document.querySelectorAll('.walk-layer .walk-path').length > 0")  # a ticket's path
     page.screenshot(path=str(screenshot_path(f"score-walk-usa-{name}.png")))
-    box = page.evaluate("() => { const r = document.querySelector('#walk').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")
-    assert box[0] >= 0 and box[2] <= table.size[0] + 0.5 and box[3] <= table.size[1] + 0.5  # inside the window
+    box = page.evaluate(
+        "() => { const r = document.querySelector('#walk').getBoundingClientRect(); return [r.left, r.right, r.bottom]; }"
+    )
+    assert box[0] >= 0 and box[1] <= table.size[0] + 0.5 and box[2] <= table.size[1] + 0.5  # inside the window
     page.wait_for_function("() => !!window.ttrGame.lastWalk", timeout=60000)
     m = page.evaluate(DONE)
     assert m["sheet"] and m["walkGone"] and m["skipped"] is False
@@ -114,7 +118,16 @@ def test_scoring_walk_through(table: Table) -> None:
     for res in result["players"]:
         paths = {x["id"]: x["path"] for x in report[res["player"]]}
         for tk in res["tickets"]:
-            expect.append(("ticket", res["player"], tk["id"], tk["points"] if tk["completed"] else -tk["points"], sorted(paths[tk["id"]]) if tk["completed"] else []))
+            won = tk["completed"]
+            expect.append(
+                (
+                    "ticket",
+                    res["player"],
+                    tk["id"],
+                    tk["points"] if won else -tk["points"],
+                    sorted(paths[tk["id"]]) if won else [],
+                )
+            )
     tickets = [(s["kind"], s["player"], s["ticket"], s["points"], s["drawn"]) for s in m["steps"] if s["kind"] == "ticket"]
     assert tickets == expect
     ed = game.edition
@@ -125,7 +138,8 @@ def test_scoring_walk_through(table: Table) -> None:
             sign = f"+{s['points']}" if s["points"] > 0 else f"−{-s['points']}"
             assert s["caption"].endswith(sign) and s["text"].strip().endswith(sign)
     bonus = [(s["player"], s["points"], s["drawn"]) for s in m["steps"] if s["kind"] == "longest"]
-    assert bonus == [(x["player"], x["longest_path_bonus"], sorted(x["longest_path_routes"])) for x in result["players"] if x["longest_path_bonus"]]
+    longest = [(x["player"], x["longest_path_bonus"], sorted(x["longest_path_routes"])) for x in result["players"]]
+    assert bonus == [x for x in longest if x[1]]
     assert bonus  # USA: someone gets the 10 points
     # each marker's way ends on the engine's total; the sheet then shows the same totals
     last = {}
@@ -193,13 +207,16 @@ def test_phone_wording_and_top_bar_labels(table: Table) -> None:
     else:
         assert not touch and "Hover a ticket" in note, note
     # every switch of the top bar has a visible text label inside the window, nothing overlapping
-    boxes = page.evaluate("""() => [...document.querySelectorAll('.topbar .brand-mark, .topbar .switch, .topbar .sound-toggle, .topbar .lang-picker select')].map((e) => {
+    boxes = page.evaluate("""() => [...document.querySelectorAll(
+        '.topbar .brand-mark, .topbar .switch, .topbar .sound-toggle, .topbar .lang-picker select')].map((e) => {
         const r = e.getBoundingClientRect();
-        const label = e.matches('.switch') ? e.querySelector('span') : e.matches('.sound-toggle') ? e.querySelector('.sound-label') : null;
+        const label = e.matches('.switch') ? e.querySelector('span')
+          : e.matches('.sound-toggle') ? e.querySelector('.sound-label') : null;
+        const cs = label ? getComputedStyle(label) : null;
         const lr = label ? label.getBoundingClientRect() : null;
         return { cls: e.className, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
                  label: label ? label.textContent.trim() : null, labelW: lr ? lr.width : null, labelH: lr ? lr.height : null,
-                 shown: label ? getComputedStyle(label).display !== 'none' && getComputedStyle(label).visibility !== 'hidden' : null }; })""")
+                 shown: cs ? cs.display !== 'none' && cs.visibility !== 'hidden' : null }; })""")
     switches = [b for b in boxes if b["label"] is not None]
     assert len(switches) == 3, boxes  # colour-blind, reduce motion, sound
     for b in switches:
@@ -209,6 +226,7 @@ def test_phone_wording_and_top_bar_labels(table: Table) -> None:
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert min(a["right"], b["right"]) - max(a["left"], b["left"]) <= 0.5, (a, b)
-    FIGURES[f"top bar {table.size[0]}x{table.size[1]}"] = [{k: (round(v) if isinstance(v, float) else v) for k, v in b.items()} for b in boxes]
+    size = f"{table.size[0]}x{table.size[1]}"
+    FIGURES[f"top bar {size}"] = [{k: (round(v) if isinstance(v, float) else v) for k, v in b.items()} for b in boxes]
     (ARTIFACTS / "score-walk.json").write_text(json.dumps(FIGURES, indent=1))
-    page.screenshot(path=str(screenshot_path(f"topbar-{table.size[0]}x{table.size[1]}.png")), clip={"x": 0, "y": 0, "width": table.size[0], "height": 60})
+    page.screenshot(path=str(screenshot_path(f"topbar-{size}.png")), clip={"x": 0, "y": 0, "width": table.size[0], "height": 60})

@@ -271,7 +271,8 @@ def preloading_page(entry: str) -> str:
         todo += re.findall(r'^import [^;]*? from "\./([\w.-]+\.js)";', (js / name).read_text(), re.M)
     links = "".join(f'\n  <link rel="modulepreload" href="/static/js/{name}">' for name in seen)
     html = (STATIC_DIR / "index.html").read_text()
-    return html.replace('<script type="module" src="/static/js/main.js"></script>', f'<script type="module" src="/static/js/main.js"></script>{links}', 1)
+    tag = '<script type="module" src="/static/js/main.js"></script>'
+    return html.replace(tag, tag + links, 1)
 
 
 def edition_map(edition_id: str | Edition) -> dict[str, Any]:

@@ -30,6 +30,7 @@ function setupTopbar() {
   const showSound = () => { // ♪ (struck through when muted): a character every font has, unlike the loudspeaker emoji
     snd.setAttribute("aria-pressed", muted() ? "false" : "true");
     snd.classList.toggle("muted", muted());
+    snd.querySelector(".sound-icon").textContent = "♪"; // beside its label "Sound"
   };
   showSound();
   snd.addEventListener("click", () => { setMuted(!muted()); showSound(); });
