@@ -100,8 +100,8 @@ def test_scoring_walk_through(table: Table) -> None:
     report = [game.ticket_report(p) for p in range(game.n)]
     name = f"{table.size[0]}x{table.size[1]}"
 
-    # the whole walk, at a quicker pace than a player's (250 ms a step instead of 1100)
-    page.evaluate(WATCH, 250)
+    # the whole walk, at a quicker pace than a player's (150 ms a step instead of 1100: the CI time budget)
+    page.evaluate(WATCH, 150)
     deliver(table, game)
     page.wait_for_selector("#score-walk")
     page.wait_for_function("() => document.querySelectorAll('.walk-layer .walk-path').length > 0")  # a ticket's path
@@ -170,9 +170,9 @@ def test_scoring_walk_through(table: Table) -> None:
     assert statistics.median(f) < 40, FIGURES
     assert all(d < 250 for _, d in m["long"]) or idle > 0, FIGURES
 
-    # Skip: the button, then Escape, at a player's pace: the sheet at once, no step after it
+    # Skip: the button, then Escape, at a slow pace: the sheet at once, no step after it
     for how in ("button", "escape"):
-        page.evaluate(WATCH, 1100)
+        page.evaluate(WATCH, 700)
         deliver(table, game)
         page.wait_for_function("() => window.ttrWalkWatch.steps.length >= 1")
         if how == "button":
@@ -182,7 +182,7 @@ def test_scoring_walk_through(table: Table) -> None:
         gone = page.evaluate("() => [!document.querySelector('#score-walk'), !!document.querySelector('#final-scores')]")
         assert gone == [True, True], how  # in the same task as the click / key
         n = page.evaluate("() => window.ttrWalkWatch.steps.length")
-        page.wait_for_timeout(1300)  # a step would have come by now
+        page.wait_for_timeout(800)  # a step would have come by now
         m = page.evaluate(DONE)
         assert m["skipped"] is True and len(m["steps"]) == n and m["sheet"], how
 
