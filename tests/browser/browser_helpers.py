@@ -75,6 +75,17 @@ def wait_ready(page: Any) -> None:
     page.wait_for_selector("body[data-ready='1']")
 
 
+def score_sheet(page: Any, selector: str = "#final-scores") -> None:
+    """Wait for the final score sheet, skipping the scoring walk-through that comes first (tests/browser/
+    test_score_walk.py tests it; here it would only cost its 1.1 s per ticket)."""
+    page.wait_for_function(
+        "(sel) => { const s = document.querySelector('#walk-skip'); if (s) s.click(); return !!document.querySelector(sel); }",
+        arg=selector,
+        polling=100,
+    )
+    page.wait_for_selector(selector)
+
+
 def wait_idle(page: Any) -> None:
     """Until no action is in flight (the page marks itself busy while the server answers)."""
     # a function, not an expression: Playwright evals expressions in the page, which the CSP forbids

@@ -103,7 +103,8 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
 
     def make(locale: str = "en-US", width: int = 1400, height: int = 900) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        phone = width < 600  # a phone-sized window is a phone: touch events, no hover (as a real one)
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale, has_touch=phone, is_mobile=phone)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(30000)  # generous: CI machines may be busy

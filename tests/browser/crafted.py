@@ -79,6 +79,7 @@ class Table:
     def __init__(self, browser: Any, server: Server, width: int, height: int, touch: bool = False, locale: str = "en-US") -> None:
         self.server = server
         self.size = (width, height)
+        touch = touch or width < 600  # a phone-sized window is a phone: touch events, no hover (as a real one)
         self.touch = touch
         self.context = browser.new_context(
             viewport={"width": width, "height": height}, locale=locale, has_touch=touch, is_mobile=touch

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import Server, finish_setup_in_ui, play_to_the_end, wait_ready
+from browser_helpers import Server, finish_setup_in_ui, play_to_the_end, score_sheet, wait_ready
 
 from ttr.editions import get_edition
 
@@ -52,7 +52,7 @@ def test_upload_preview_and_play_a_custom_map(server: Server, new_page: Any, tmp
     finish_setup_in_ui(page)
     final = play_to_the_end(server, gid, token)
     assert [p["trains"] <= 12 for p in final["view"]["public"]] == [True, True]
-    page.wait_for_selector("#final-scores")
+    score_sheet(page)
     record = server.api("GET", f"/api/games/{gid}/record")
     assert record["map"] == short_usa()
     assert record["result"]["winners"] == final["view"]["result"]["winners"]

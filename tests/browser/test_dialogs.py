@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, screenshot_path, wait_ready
+from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, score_sheet, screenshot_path, wait_ready
 
 from ttr.engine import Action
 
@@ -176,7 +176,7 @@ def test_final_scores_explain_a_tie_break(server: Server, new_page: Any) -> None
     FakeGame(page, "faketie1", state)
     page.goto(f"{server.base}/play/faketie1?token=fake-token")
     wait_ready(page)
-    page.wait_for_selector("#final-scores")
+    score_sheet(page)
     assert page.inner_text("#final-headline") == "Ana wins!"
     note = page.inner_text("#tie-notes")
     assert "tie on" in note and "most tickets completed: Ana 3, Bot 2 (easy) 1" in note

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import ARTIFACTS, Server, wait_ready
+from browser_helpers import ARTIFACTS, Server, score_sheet, wait_ready
 from crafted import SIZES, Table, my_turn_position, play_until, setup_position, with_hand
 
 VARIED = {"red": 3, "orange": 2, "yellow": 1, "green": 4, "blue": 3, "purple": 2, "white": 1, "black": 2, "locomotive": 3}
@@ -224,7 +224,7 @@ def finished_game() -> Any:
 
 def test_axe_the_score_sheet(table: Table) -> None:
     page = table.show(finished_game())
-    page.wait_for_selector("#final-scores")
+    score_sheet(page)
     assert scan(page, f"score sheet {table.size}") == []
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import statistics
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -242,6 +244,60 @@ def test_animations_and_sounds(table: Table) -> None:
     save()
 
 
+# When each phase of the first render ended (ms from navigation start): the page's HTML, main.js running, every
+# answer in (summary, map, state, log), the board's SVG built, fitted and labelled, the page rendered, the next frame.
+PHASES = """() => {
+  const at = (n) => {
+    const e = performance.getEntriesByName(n);
+    return e.length ? Math.round(e[e.length - 1].startTime) : null;
+  };
+  const js = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js'));
+  return { html: Math.round(performance.getEntriesByType('navigation')[0].responseEnd), main: at('ttr-main'),
+           data: at('ttr-data'), svg: at('ttr-board-svg'), board: at('ttr-board-built'), rendered: at('ttr-rendered'),
+           drawn: at('ttr-board-drawn'), scripts: js.length };
+}"""
+
+
+def test_precomputed_layouts_are_the_computed_ones(server: Server, new_page: Any) -> None:
+    """The layouts the server sends with a built-in map (static/layouts, tools/board_layouts.py) are exactly what
+    geometry.js computes in this browser, for both shapes the board asks for; the map answers If-None-Match."""
+    page = new_page(width=1366, height=768)
+    page.goto(server.base + "/")
+    wait_ready(page)
+    for edition in ("usa", "europe", "nordic", "marklin"):
+        res = page.evaluate(
+            """async (ed) => {
+            const G = await import('/static/js/geometry.js');
+            const r = await fetch(`/api/editions/${ed}/map`);
+            const map = await r.json();
+            const out = [];
+            for (const opts of [{ aspect: null }, { aspect: 1.3 }]) {
+              const key = G.layoutKey(map, opts);
+              const fresh = G.storedLayout(G.layoutCities(map, opts)), kept = map.layouts[key];
+              let diff = kept ? Math.max(Math.abs(kept.width - fresh.width), Math.abs(kept.height - fresh.height)) : Infinity;
+              if (kept) fresh.pos.forEach(([id, x, y], i) => {
+                const [id2, x2, y2] = kept.pos[i];
+                diff = Math.max(diff, id === id2 ? Math.hypot(x - x2, y - y2) : Infinity);
+              });
+              out.push([key, !!kept, diff]);
+            }
+            return { out, etag: r.headers.get('etag'), cache: r.headers.get('cache-control') };
+        }""",
+            edition,
+        )
+        # Node's and Chromium's Math may differ in the last bit (Math.tan, Math.log): a thousandth of a board unit
+        # (a space is 32) is the same drawing
+        print(edition, res["out"])
+        assert all(known and diff < 1e-3 for _, known, diff in res["out"]), (edition, res)
+        assert res["cache"] == "no-cache" and res["etag"]
+        req = urllib.request.Request(f"{server.base}/api/editions/{edition}/map", headers={"If-None-Match": res["etag"]})
+        try:
+            urllib.request.urlopen(req, timeout=20)
+            raise AssertionError("expected 304 Not Modified")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 304
+
+
 def test_first_render_of_a_game_page(server: Server, new_page: Any) -> None:
     created = server.new_game("usa", [{"type": "human"}, {"type": "bot", "level": "easy"}])
     gid, token = created["game_id"], created["seats"][0]["token"]
@@ -249,18 +305,24 @@ def test_first_render_of_a_game_page(server: Server, new_page: Any) -> None:
     page = new_page(width=1366, height=768)
     page.goto(game_url(server, gid, token))
     wait_ready(page)
-    times = []
+    times: list[float] = []
+    phases: list[dict[str, float]] = []
     for _ in range(10):
         page.reload()
         page.wait_for_function("() => performance.getEntriesByName('ttr-board-drawn').length > 0")
         times.append(page.evaluate("() => performance.getEntriesByName('ttr-board-drawn')[0].startTime"))
+        phases.append(page.evaluate(PHASES))
         assert page.locator("g.route").count() > 90
+        assert page.evaluate("() => window.ttrGame.board.layoutSource") == "precomputed"
+        # every module of the game page was asked for at once (modulepreload), not discovered import by import
+        assert page.locator("link[rel=modulepreload][href='/static/js/geometry.js']").count() == 1
     times.sort()
     p95 = times[round(0.95 * (len(times) - 1))]
     FIGURES["first render 1366x768 (ms)"] = {
         "all": [round(t) for t in times],
         "median": round(statistics.median(times)),
         "p95": round(p95),
+        "phases (median ms from navigation start)": {k: round(statistics.median(p[k] for p in phases)) for k in phases[0]},
     }
     save()
     print("first render ms:", [round(t) for t in times])

@@ -17,6 +17,7 @@ from browser_helpers import (
     game_url,
     my_turn,
     play_to_the_end,
+    score_sheet,
     screenshot_path,
     state,
     wait_idle,
@@ -113,7 +114,7 @@ def test_game_against_a_bot_from_the_lobby_to_the_final_scores(server: Server, n
     # The other seat is a bot; speed our own seat through the API, then read the final scores in the page.
     final = play_to_the_end(server, gid, token)
     result = final["view"]["result"]
-    page.wait_for_selector("#final-scores")
+    score_sheet(page)
     headers = page.locator("#final-scores thead th.player-col")
     assert headers.count() == 2
     totals = page.locator("#final-scores tr.total td").all_inner_texts()

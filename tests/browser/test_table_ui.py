@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_helpers import Server, game_url, play_to_the_end, wait_ready
+from browser_helpers import Server, game_url, play_to_the_end, score_sheet, wait_ready
 
 
 def test_clock_and_chat_as_plain_text(server: Server, new_page: Any) -> None:
@@ -52,7 +52,7 @@ def test_lobby_time_control_and_rematch_from_the_score_sheet(server: Server, new
     play_to_the_end(server, old, token)
     page.goto(game_url(server, old, token))
     wait_ready(page)
-    page.wait_for_selector("#final-scores #final-rematch")
+    score_sheet(page, "#final-scores #final-rematch")
     page.click("#final-rematch")
     page.wait_for_url(lambda u: "/play/" in u and old not in u)
     wait_ready(page)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
@@ -238,6 +241,38 @@ def edition_summary(edition_id: str | Edition, key: str | None = None) -> dict[s
     ed = get_edition(edition_id) if isinstance(edition_id, str) else edition_id
     rules = ed.raw["rules"]
     return {"id": key or ed.id, "name": ed.name, "players": list(ed.rules.players), "notes": list(ed.notes), "options": rules}
+
+
+@functools.cache
+def builtin_map_body(edition_id: str) -> tuple[bytes, str]:
+    """A built-in map as sent (with its precomputed board layouts, static/layouts/<id>.json, made by
+    tools/board_layouts.py) and its ETag. Built once per process: the built-in maps never change while it runs."""
+    m = edition_map(edition_id)
+    layouts = STATIC_DIR / "layouts" / f"{edition_id}.json"
+    if layouts.is_file():
+        m["layouts"] = json.loads(layouts.read_text())
+    body = json.dumps(m, separators=(",", ":")).encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@functools.cache
+def preloading_page(entry: str) -> str:
+    """index.html with a `<link rel="modulepreload">` for every module `entry` (static/js) imports, directly or
+    not: the browser fetches them all at once instead of discovering them import by import (three round trips
+    deep for the game page: main.js, game.js, board.js, geometry.js)."""
+    js = STATIC_DIR / "js"
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in seen or not (js / name).is_file():
+            continue
+        seen.append(name)
+        todo += re.findall(r'^import [^;]*? from "\./([\w.-]+\.js)";', (js / name).read_text(), re.M)
+    links = "".join(f'\n  <link rel="modulepreload" href="/static/js/{name}">' for name in seen)
+    html = (STATIC_DIR / "index.html").read_text()
+    tag = '<script type="module" src="/static/js/main.js"></script>'
+    return html.replace(tag, tag + links, 1)
 
 
 def edition_map(edition_id: str | Edition) -> dict[str, Any]:
@@ -506,13 +541,17 @@ def create_app(settings: Settings) -> FastAPI:
         summary="Cities, routes, tickets and rules of a map",
         responses=error_responses(404),
     )
-    async def get_map(edition_id: str) -> Response:
+    async def get_map(edition_id: str, if_none_match: Annotated[str | None, Header()] = None) -> Response:
         if edition_id in service.maps.maps:
             return json_response(edition_map(service.maps.maps[edition_id]))
         if edition_id not in BUILTIN:
             known = ", ".join(service.maps.ids())
             raise ApiError(404, "unknown_edition", f"unknown edition {edition_id[:80]!r} (known: {known})")
-        return json_response(edition_map(edition_id))
+        body, etag = builtin_map_body(edition_id)
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}  # kept by the browser, asked again with If-None-Match
+        if if_none_match and etag in [x.strip() for x in if_none_match.split(",")]:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get(
         "/api/editions/{edition_id}/file",
@@ -624,7 +663,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def spectate(game_id: str) -> Response:
         live = await live_game(game_id)
         st = live.state(SPECTATOR, None)
-        return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes")})
+        return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes", "final_report")})
 
     @app.post(
         "/api/games/{game_id}/actions",
@@ -792,6 +831,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
+        if not (STATIC_DIR / "play.html").is_file() and (STATIC_DIR / "index.html").is_file():
+            return HTMLResponse(preloading_page("game.js"))
         return page("play.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)

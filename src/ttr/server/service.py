@@ -86,6 +86,8 @@ def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
             else {}
         ),
         "ticket_report": game.ticket_report(seat) if seat is not None else [],
+        # at the end every ticket is public: each player's, with the path of each completed one (the score walk)
+        "final_report": [game.ticket_report(p) for p in range(game.n)] if game.is_over else [],
     }
 
 

@@ -2,7 +2,7 @@
 // stations, passengers and merchandise on top, highlights for what the player can do, and zoom/pan
 // with the mouse wheel, drag and pinch. No board art: everything is drawn from data.
 
-import { atLength, layoutCities, routeLanes, sampleCurve, SPACE } from "./geometry.js";
+import { atLength, layoutCached, routeLanes, sampleCurve, SPACE } from "./geometry.js";
 import { LETTER, PLAYER_COLOURS, PLAYER_INK, PLAYER_SHAPES, SLOT_EDGE, SLOT_FILL, patternDefs } from "./colours.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -59,7 +59,9 @@ export class Board {
     this.cities = new Map(map.cities.map((c) => [c.id, c]));
     // Narrow screens give the panel the board's own shape (board.css), so a tall board stays tall there.
     const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 900px)").matches;
-    const { pos, width, height } = layoutCities(map, { aspect: narrow ? null : BOARD_ASPECT, ...layoutOptions });
+    const layout = layoutCached(map, { aspect: narrow ? null : BOARD_ASPECT, ...layoutOptions }); // precomputed for built-in maps
+    const { pos, width, height } = layout;
+    this.layoutSource = layout.source;
     this.pos = pos;
     this.world = { width, height };
     this.lanes = routeLanes(map, pos, LANE_GAP);
@@ -71,8 +73,11 @@ export class Board {
     this.hover = null; // cities (and ticket) lit up while a ticket is hovered
     this.pinned = null; // a ticket tapped/clicked: its path stays lit
     this.fontSize = LABEL_MIN * 1.3;
+    performance.mark("ttr-board-geometry");
     this.build();
-    this.fit();
+    performance.mark("ttr-board-svg");
+    this.fit(); // before the board joins the page: measuring the labels then lays out a small probe, not the whole board
+    this.host.replaceChildren(this.svg, this.tooltip);
     if (typeof ResizeObserver !== "undefined") {
       let last = "";
       this.resizer = new ResizeObserver(() => {
@@ -103,12 +108,10 @@ export class Board {
     this.layerLabels = el("g", { class: "layer-labels" }, svg);
     for (const r of this.map.routes) this.buildRoute(r);
     for (const c of this.map.cities) this.buildCity(c);
-    this.host.replaceChildren(svg);
     this.tooltip = document.createElement("div");
     this.tooltip.className = "board-tooltip";
     this.tooltip.hidden = true;
-    this.host.appendChild(this.tooltip);
-    this.installPanZoom();
+    this.installPanZoom(); // the constructor puts svg and tooltip into the host once the board is fitted
   }
 
   /** The spaces of one route lane, as {x, y, angle, w} in world units. */
@@ -136,7 +139,10 @@ export class Board {
     if (r.ferry) g.classList.add("ferry");
     const spaces = this.spacesOf(r);
     const sm = this.sampled.get(r.id);
-    const d = sm.pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" ");
+    const lane = this.lanes.get(r.id);
+    const straight = lane.curve.c[0] === (lane.curve.a[0] + lane.curve.b[0]) / 2 && lane.curve.c[1] === (lane.curve.a[1] + lane.curve.b[1]) / 2;
+    const line = straight ? [sm.pts[0], sm.pts[sm.pts.length - 1]] : sm.pts; // a straight lane needs 2 points, not 65
+    const d = line.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" ");
     el("path", { class: "route-hit", d }, g);
     el("path", { class: "route-link", d }, g);
     el("path", { class: "route-glow", d }, g);
@@ -207,8 +213,15 @@ export class Board {
   /** Label texts, created once and measured once at a reference size (widths scale with the font size). */
   makeLabels() {
     const REF = 20;
+    // Before the board is on the page, the texts are measured in a small hidden SVG of the same class in the host:
+    // the measurement then lays out a few dozen texts, not the thousands of elements of the board.
+    const probe = this.svg.isConnected || !this.host.isConnected ? null : el("svg", { class: "board-svg label-probe", "aria-hidden": "true" });
+    if (probe) {
+      probe.style.cssText = "position:absolute;left:0;top:0;width:10px;height:10px;visibility:hidden;overflow:hidden";
+      this.host.append(probe);
+    }
     const texts = this.map.cities.map((c) => {
-      const text = el("text", { class: c.area ? "city-label area-label" : "city-label", x: 0, y: 0, "data-city": c.id }, this.layerLabels);
+      const text = el("text", { class: c.area ? "city-label area-label" : "city-label", x: 0, y: 0, "data-city": c.id }, probe || this.layerLabels);
       text.textContent = c.name;
       text.style.fontSize = `${(c.area ? 0.94 : 1) * REF}px`;
       return text;
@@ -225,6 +238,10 @@ export class Board {
       const at = (c.area ? 0.94 : 1) * REF; // per unit of font size
       return { c, text, x: bb.x / at, y: bb.y / at, w: bb.width / at, h: bb.height / at, scale: c.area ? 0.94 : 1 };
     });
+    if (probe) {
+      this.layerLabels.append(...texts);
+      probe.remove();
+    }
     this.labelsMeasured = measured;
   }
 

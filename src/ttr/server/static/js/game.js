@@ -15,6 +15,7 @@ import { endNodes } from "./network.js";
 import { icon } from "./icons.js";
 import { quickClaim } from "./payment.js";
 import { finalSheet } from "./scoresheet.js";
+import { ScoreWalk } from "./scorewalk.js";
 import * as motion from "./motion.js";
 import * as sheets from "./sheets.js";
 import { ChatPanel, clockNodes } from "./tablepanel.js";
@@ -45,6 +46,9 @@ export class GameClient {
     this.coverFor = null; // hot-seat: seat waiting behind the "pass the device" cover
     this.finalDismissed = false;
     this.pathOwner = null; // final screen: whose longest path is drawn
+    this.walk = null; // the scoring walk-through while it plays (scorewalk.js)
+    this.walked = false; // played (or skipped) once on this page
+    this.walkStepMs = 1100; // each of its steps (the browser tests shorten it)
   }
 
   get view() { return this.state ? this.state.view : null; }
@@ -53,27 +57,33 @@ export class GameClient {
 
   async start() {
     this.root.replaceChildren(h("div", { class: "loading", i18n: "common.loading" }, t("common.loading")));
+    // the first render waits for four answers: ask for the state and the log at once with the summary, the map as
+    // soon as the summary names it (one round trip after another only where one answer names the next question)
+    const gid = encodeURIComponent(this.id);
+    const stateP = this.token ? this.fetchState().then(() => null, (err) => err) : null;
+    const logP = api("GET", `/api/games/${gid}/log?since=0`, { token: this.token }).catch(() => null);
     try {
-      this.summary = await api("GET", `/api/games/${encodeURIComponent(this.id)}`);
+      this.summary = await api("GET", `/api/games/${gid}`);
       this.map = await api("GET", mapPath(this.id, this.summary));
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "page-error" }, h("h1", {}, t("error.no_game")), h("p", {}, err.message),
         h("a", { href: "/", class: "button" }, t("nav.lobby"))));
       return;
     }
+    let logged = this.token ? null : await logP;
     if (this.token) {
-      try {
-        await this.fetchState();
-      } catch (err) {
-        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-          toast(t("error.bad_token"), "error");
-          this.token = null;
-        } else throw err;
-      }
+      const err = await stateP;
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+        toast(t("error.bad_token"), "error");
+        this.token = null;
+      } else if (err) throw err;
+      else logged = await logP;
     }
     if (!this.token) await this.fetchState();
+    performance.mark("ttr-data"); // the phases of the first render (tests/browser/test_motion.py reports them)
     this.buildLayout();
-    await this.loadLog();
+    performance.mark("ttr-board-built");
+    await this.loadLog(logged);
     this.connect();
     if (this.token && (this.params.get("tutorial") === "1" || (savedTokens()[this.id] || {}).tutorial)) { // the first-game tutorial
       const { Tutorial } = await import("./tutorial.js");
@@ -81,6 +91,7 @@ export class GameClient {
       saveToken(this.id, { tutorial: true });
     }
     this.render();
+    performance.mark("ttr-rendered");
     requestAnimationFrame(() => performance.mark("ttr-board-drawn")); // first render of the game page (measured by the tests)
     onLanguageChange(() => { this.buildLayout(); this.render(); this.renderLog(); });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
@@ -95,6 +106,10 @@ export class GameClient {
    */
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented || !this.state || !this.els) return;
+    if (this.walk && this.walk.active) { // the scoring walk-through: Escape skips it, other keys wait for it
+      if (ev.key === "Escape") { ev.preventDefault(); this.walk.skip(); }
+      return;
+    }
     const target = ev.target instanceof Element ? ev.target : null;
     if (target && target.closest("input, select, textarea, [contenteditable]") && ev.key !== "Escape" && ev.key !== "Enter") return;
     const modal = document.querySelector(".modal");
@@ -192,12 +207,16 @@ export class GameClient {
     return this.shownSeat ?? this.mySeat;
   }
 
-  async loadLog() {
+  async loadLog(prefetched = null) {
     try {
-      const res = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=0`, { token: this.token });
+      const res = prefetched || await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=0`, { token: this.token });
       this.log = [];
       this.logSeq = 0;
       for (const item of res.events || []) this.addLog(item.seq, item.event);
+      if (prefetched && this.state && this.logSeq < this.state.seq) { // asked with the state: events may have come between
+        const more = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?since=${this.logSeq}`, { token: this.token });
+        for (const item of more.events || []) this.addLog(item.seq, item.event);
+      }
     } catch {
       // the log is a convenience: the game works without it
     }
@@ -365,6 +384,7 @@ export class GameClient {
       actions: h("div", { class: "extra-actions", id: "extra-actions" }),
       log: h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("game.log") }), // it scrolls: reachable by keyboard (axe: scrollable-region-focusable)
       sheet: h("div", { class: "sheet", id: "sheet", hidden: true }),
+      walk: this.els && this.els.walk ? this.els.walk : h("div", { class: "walk-overlay", id: "walk", hidden: true }), // kept (a walk may be playing)
       waiting: h("div", { class: "waiting", id: "waiting", hidden: true }),
       banner: h("div", { class: "turn-banner", id: "turn-banner", role: "status", "aria-live": "polite" }),
       undo: h("button", { class: "button undo", id: "undo", type: "button", hidden: true, onclick: () => this.undo() }, "↶ ", t("game.undo")),
@@ -385,7 +405,7 @@ export class GameClient {
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
         h("h2", {}, t("game.log")), this.els.log, (this.chat = new ChatPanel(this)).node),
       h("section", { class: "area-hand panel" }, h("h2", { id: "hand-heading" }, t(this.watching ? "game.cards" : "game.my_cards")), this.els.hand),
-      this.els.sheet); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
+      this.els.sheet, this.els.walk); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
     this.sheetKey = null;
     this.root.replaceChildren(layout);
     this.root.className = "game-page";
@@ -402,6 +422,44 @@ export class GameClient {
       });
     }
     if (this.board.svg) this.board.svg.setAttribute("aria-label", t("board.label", { edition: t(`edition.${this.summary.edition}`) }));
+  }
+
+  /** The scoring walk-through's panel if it lies over the board (narrow screens), else null. */
+  walkCover() {
+    const w = this.els && this.els.walk;
+    if (!w || w.hidden || !this.board) return null;
+    const a = w.getBoundingClientRect(), b = this.board.host.getBoundingClientRect();
+    return a.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom ? w : null;
+  }
+
+  /** Play the scoring walk-through now? Once per game and tab, at the end, unless motion is reduced (then: the sheet). */
+  walkWanted() {
+    const v = this.view;
+    if (this.walked || this.finalDismissed || motion.reduceMotion() || !v.result || !(this.state.final_report || []).length) return false;
+    try { if (sessionStorage.getItem(`ttr.walked.${this.id}`)) return false; } catch { /* storage disabled */ }
+    return true;
+  }
+
+  startWalk() {
+    this.walked = true;
+    try { sessionStorage.setItem(`ttr.walked.${this.id}`, "1"); } catch { /* storage disabled */ }
+    if (this.board.tooltip) this.board.tooltip.hidden = true;
+    this.walk = new ScoreWalk(this, this.els.walk, { stepMs: this.walkStepMs });
+    const bottom = getComputedStyle(this.els.walk).position === "fixed"; // a bottom sheet: the map above it, in sight
+    if (bottom) {
+      const bar = document.querySelector(".topbar");
+      const top = this.board.host.getBoundingClientRect().top - (bar ? bar.getBoundingClientRect().bottom : 0);
+      if (Math.abs(top) > 2) window.scrollBy(0, top);
+      document.documentElement.style.setProperty("--sheet-h", `${Math.ceil(this.els.walk.getBoundingClientRect().height)}px`);
+    }
+    this.walk.start();
+  }
+
+  walkEnded(walk) {
+    this.lastWalk = walk; // what it showed (tests)
+    this.walk = null;
+    document.documentElement.style.setProperty("--sheet-h", "0px");
+    this.render();
   }
 
   /** The open dialog if it lies over the board (the bottom sheet of narrow screens), else null. */
@@ -497,7 +555,8 @@ export class GameClient {
     this.board.select(this.sheet && this.sheet.kind === "claim" ? this.sheet.route : null);
     const paths = [];
     if (this.sheet && this.sheet.kind === "moves" && this.sheet.hover) paths.push({ routes: this.sheet.hover.path, kind: "trail" });
-    if (v.phase === "over" && v.result && this.pathOwner !== null) {
+    if (this.walk && this.walk.active) paths.push(...this.walk.paths);
+    else if (v.phase === "over" && v.result && this.pathOwner !== null) {
       const res = v.result.players[this.pathOwner];
       if (res) paths.push({ routes: res.longest_path_routes || [], kind: "longest" });
     }
@@ -847,6 +906,8 @@ export class GameClient {
   renderFinal() {
     const v = this.view;
     if (v.phase !== "over" || !v.result) { this.final.hidden = true; return; }
+    if (this.walk && this.walk.active) { this.final.hidden = true; return; } // the sheet comes after the walk
+    if (this.walkWanted()) { this.final.hidden = true; this.startWalk(); return; }
     this.final.hidden = this.finalDismissed;
     if (!this.finalDismissed) this.final.replaceChildren(finalSheet(this));
     if (this.finalDismissed && !this.els.actions.querySelector("#show-scores")) {
@@ -862,7 +923,7 @@ export class GameClient {
       const who = e.ev.player;
       return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
     }));
-    host.scrollTop = host.scrollHeight;
+    requestAnimationFrame(() => { host.scrollTop = host.scrollHeight; }); // in the next frame: reading scrollHeight now would lay the page out once more
   }
 
   /** May the log tell the private forms of events (a blind draw's colour, tickets kept)? Not on a shared hot-seat screen. */

@@ -29,56 +29,77 @@ export function pointSegment(p, a, b) {
  * Relaxation steps moving `pos` in place: each connection pulls towards its length in spaces (a connection
  * longer than that pulls with `slack` times the force), each city is held by a spring to `homeAt(step)`, and
  * cities too close to each other (or lying on someone else's route) are pushed apart.
+ *
+ * Written for speed (it is most of a board's first render): flat Float64Arrays, no allocation per step, and the
+ * exact distance (Math.hypot) is only taken for pairs whose squared distance may be under the threshold. The
+ * arithmetic and its order are those of the plain version, so the layout is the same to the last bit.
  */
 function relax(pos, edges, homeAt, { steps, anchor, slack = 1, gap, minSep, clear }) {
   const n = pos.length;
+  const X = new Float64Array(n), Y = new Float64Array(n), FX = new Float64Array(n), FY = new Float64Array(n);
+  for (let i = 0; i < n; i++) { X[i] = pos[i][0]; Y[i] = pos[i][1]; }
+  const m = edges.length;
+  const EI = new Int32Array(m), EJ = new Int32Array(m), WANT = new Float64Array(m);
+  edges.forEach((e, k) => { EI[k] = e.i; EJ[k] = e.j; WANT[k] = e.len + gap; });
+  const sep2 = minSep * minSep * 1.0001, clear2 = clear * clear * 1.0001; // squared, with room for rounding
   for (let s = 0; s < steps; s++) {
     const heat = 1 - s / steps;
     const home = homeAt(s);
-    const force = pos.map(() => [0, 0]);
-    for (const e of edges) {
-      const a = pos[e.i], b = pos[e.j];
-      const dx = b[0] - a[0], dy = b[1] - a[1];
+    FX.fill(0); FY.fill(0);
+    for (let k = 0; k < m; k++) {
+      const i = EI[k], j = EJ[k];
+      const dx = X[j] - X[i], dy = Y[j] - Y[i];
       const d = Math.hypot(dx, dy) || 1e-6;
-      const want = e.len + gap;
+      const want = WANT[k];
       const f = (0.25 * (d > want ? slack : 1) * (d - want)) / d;
-      force[e.i][0] += f * dx; force[e.i][1] += f * dy;
-      force[e.j][0] -= f * dx; force[e.j][1] -= f * dy;
+      FX[i] += f * dx; FY[i] += f * dy;
+      FX[j] -= f * dx; FY[j] -= f * dy;
     }
     for (let i = 0; i < n; i++) {
-      force[i][0] += anchor * (home[i][0] - pos[i][0]);
-      force[i][1] += anchor * (home[i][1] - pos[i][1]);
+      FX[i] += anchor * (home[i][0] - X[i]);
+      FY[i] += anchor * (home[i][1] - Y[i]);
+      const xi = X[i], yi = Y[i];
       for (let j = i + 1; j < n; j++) {
-        const dx = pos[j][0] - pos[i][0], dy = pos[j][1] - pos[i][1];
+        const dx = X[j] - xi, dy = Y[j] - yi;
+        if (dx * dx + dy * dy > sep2) continue;
         const d = Math.hypot(dx, dy) || 1e-6;
         if (d < minSep) {
           const f = (0.5 * (minSep - d)) / d;
-          force[i][0] -= f * dx; force[i][1] -= f * dy;
-          force[j][0] += f * dx; force[j][1] += f * dy;
+          FX[i] -= f * dx; FY[i] -= f * dy;
+          FX[j] += f * dx; FY[j] += f * dy;
         }
       }
     }
-    for (const e of edges) { // keep other cities off this route's line
-      const a = pos[e.i], b = pos[e.j];
+    for (let k = 0; k < m; k++) { // keep other cities off this route's line (pointSegment, inlined)
+      const i = EI[k], j = EJ[k];
+      const ax = X[i], ay = Y[i];
+      const dx = X[j] - ax, dy = Y[j] - ay;
+      const len2 = dx * dx + dy * dy || 1e-9;
       for (let c = 0; c < n; c++) {
-        if (c === e.i || c === e.j) continue;
-        const [d, t] = pointSegment(pos[c], a, b);
-        if (d < clear && t > 0.05 && t < 0.95) {
-          const px = a[0] + t * (b[0] - a[0]), py = a[1] + t * (b[1] - a[1]);
-          const ux = (pos[c][0] - px) / (d || 1e-6), uy = (pos[c][1] - py) / (d || 1e-6);
+        if (c === i || c === j) continue;
+        const t = ((X[c] - ax) * dx + (Y[c] - ay) * dy) / len2; // (inside 0.05..0.95 clamping to 0..1 changes nothing)
+        if (!(t > 0.05 && t < 0.95)) continue;
+        const x = ax + t * dx, y = ay + t * dy;
+        const ex = X[c] - x, ey = Y[c] - y;
+        if (ex * ex + ey * ey > clear2) continue;
+        const d = Math.hypot(ex, ey);
+        if (d < clear) {
+          const px = ax + t * (X[j] - ax), py = ay + t * (Y[j] - ay);
+          const ux = (X[c] - px) / (d || 1e-6), uy = (Y[c] - py) / (d || 1e-6);
           const f = 0.3 * (clear - d);
-          force[c][0] += f * ux; force[c][1] += f * uy;
-          force[e.i][0] -= 0.5 * f * ux; force[e.i][1] -= 0.5 * f * uy;
-          force[e.j][0] -= 0.5 * f * ux; force[e.j][1] -= 0.5 * f * uy;
+          FX[c] += f * ux; FY[c] += f * uy;
+          FX[i] -= 0.5 * f * ux; FY[i] -= 0.5 * f * uy;
+          FX[j] -= 0.5 * f * ux; FY[j] -= 0.5 * f * uy;
         }
       }
     }
     const step = 0.2 + 0.6 * heat;
     for (let i = 0; i < n; i++) {
-      pos[i][0] += step * Math.max(-0.5, Math.min(0.5, force[i][0]));
-      pos[i][1] += step * Math.max(-0.5, Math.min(0.5, force[i][1]));
+      X[i] += step * Math.max(-0.5, Math.min(0.5, FX[i]));
+      Y[i] += step * Math.max(-0.5, Math.min(0.5, FY[i]));
     }
   }
+  for (let i = 0; i < n; i++) { pos[i][0] = X[i]; pos[i][1] = Y[i]; }
 }
 
 function bounds(pos) {
@@ -242,4 +263,61 @@ export function routeLanes(map, pos, laneGap) {
     });
   }
   return out;
+}
+
+/**
+ * A short key naming a layout's input: the cities (ids and coordinates, in order), the connections (ends and
+ * lengths) and the options, hashed (FNV-1a, 2 × 32 bits). The same map and options give the same key in any
+ * browser and in Node, so a layout computed once can be looked up by it.
+ */
+export function layoutKey(map, opts = {}) {
+  const text = JSON.stringify([
+    map.cities.map((c) => [c.id, c.lat, c.lon]),
+    map.routes.map((r) => [r.a, r.b, r.length]),
+    Object.keys(opts).sort().map((k) => [k, opts[k] ?? null]),
+  ]);
+  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+  }
+  return `${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}`;
+}
+
+/** A layout as JSON ({pos: [[id, x, y]…], width, height}) and back: numbers round-trip exactly. */
+export function storedLayout({ pos, width, height }) {
+  return { pos: [...pos].map(([id, [x, y]]) => [id, x, y]), width, height };
+}
+
+function fromStored(s) {
+  return { pos: new Map(s.pos.map(([id, x, y]) => [id, [x, y]])), width: s.width, height: s.height };
+}
+
+/**
+ * layoutCities(map, opts), without computing it again when it is known: the layouts the server sends with a
+ * built-in map (`map.layouts`, keyed by layoutKey, made by tools/board_layouts.py from this very code; a test
+ * checks they are what layoutCities gives), then this browser's earlier results (localStorage), else computed
+ * (a few hundred ms on a slow machine) and kept. `source` says which.
+ */
+export function layoutCached(map, opts = {}) {
+  const key = layoutKey(map, opts);
+  const pre = map.layouts && map.layouts[key];
+  if (pre) return { ...fromStored(pre), key, source: "precomputed" };
+  const slot = `ttr.layout.${key}`;
+  try {
+    const kept = typeof localStorage !== "undefined" ? localStorage.getItem(slot) : null;
+    if (kept) return { ...fromStored(JSON.parse(kept)), key, source: "stored" };
+  } catch { /* storage disabled or damaged: compute */ }
+  const out = layoutCities(map, opts);
+  try { // the 8 most recent are kept (the map editor makes a new layout at every edit)
+    if (typeof localStorage !== "undefined") {
+      const recent = (JSON.parse(localStorage.getItem("ttr.layouts") || "[]") || []).filter((k) => k !== key);
+      recent.push(key);
+      while (recent.length > 8) localStorage.removeItem(`ttr.layout.${recent.shift()}`);
+      localStorage.setItem(slot, JSON.stringify(storedLayout(out)));
+      localStorage.setItem("ttr.layouts", JSON.stringify(recent));
+    }
+  } catch { /* full, disabled or damaged: fine */ }
+  return { ...out, key, source: "computed" };
 }

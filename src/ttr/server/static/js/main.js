@@ -30,7 +30,7 @@ function setupTopbar() {
   const showSound = () => { // ♪ (struck through when muted): a character every font has, unlike the loudspeaker emoji
     snd.setAttribute("aria-pressed", muted() ? "false" : "true");
     snd.classList.toggle("muted", muted());
-    snd.textContent = "♪";
+    snd.querySelector(".sound-icon").textContent = "♪"; // beside its label "Sound"
   };
   showSound();
   snd.addEventListener("click", () => { setMuted(!muted()); showSound(); });
@@ -58,6 +58,7 @@ function takeTokenFromAddress(gameId, params) {
 }
 
 async function main() {
+  performance.mark("ttr-main"); // main.js runs (tests/browser/test_motion.py reports the first render's phases)
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   let params = new URLSearchParams(location.search);
   if (parts[0] === "play" && parts[1]) params = takeTokenFromAddress(parts[1], params);

@@ -52,6 +52,12 @@ function track(anim, name) {
   return anim;
 }
 
+/** Any element's animation (Web Animations), skipped with reduced motion and awaited by settled(): the score walk. */
+export function animate(el, keyframes, options, name) {
+  if (reduceMotion() || !el) return null;
+  return track(el.animate(keyframes, options), name);
+}
+
 /** A card flies from `from` (a DOMRect: the market slot or the deck) to `to` (a DOMRect: the hand). */
 export function flyCard(tile, from, to) {
   if (reduceMotion() || !from || !to || !tile) return null;

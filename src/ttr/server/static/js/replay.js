@@ -120,6 +120,8 @@ class ReplayViewer extends GameClient {
     }
   }
 
+  walkWanted() { return false; } // a replay goes straight to the score sheet
+
   renderFinal() {
     super.renderFinal();
     const dup = this.els.actions.querySelectorAll("#show-scores");

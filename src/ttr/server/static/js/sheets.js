@@ -14,7 +14,7 @@ let collapsed = null; // id of the dialog the player folded away to look at the 
 
 /** A touch screen without hover: help says "tap", never "hover", and taps stand in for hovering. */
 export function touchUi() {
-  return window.matchMedia("(hover: none)").matches;
+  return window.matchMedia("(hover: none), (pointer: coarse)").matches; // a phone or tablet, even with a stylus or a mouse too
 }
 
 /** t(key), or its "_touch" wording on touch screens when there is one. */
