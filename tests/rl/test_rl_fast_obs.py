@@ -9,13 +9,12 @@ import random
 import numpy as np
 import pytest
 
+from rl.reference_obs import reference_encode
 from ttr.editions import BUILTIN
 from ttr.engine import Game
 from ttr.rl import TicketToRideEnv, ticket_to_ride_v0
 from ttr.rl.actions import codec_for
 from ttr.rl.common import layout_for
-
-from rl.reference_obs import reference_encode
 
 PLAYERS = {"usa": (2, 5), "europe": (3,), "nordic": (2, 3), "marklin": (4,)}
 CASES = [(e, n) for e in BUILTIN for n in PLAYERS[e]]
