@@ -11,10 +11,11 @@ import pytest
 
 from rl.reference_obs import reference_encode
 from ttr.editions import BUILTIN
-from ttr.engine import Game
+from ttr.engine import Game, PlayerView
 from ttr.rl import TicketToRideEnv, ticket_to_ride_v0
 from ttr.rl.actions import codec_for
 from ttr.rl.common import layout_for
+from ttr.rl.seatview import FIELDS, SeatView
 
 PLAYERS = {"usa": (2, 5), "europe": (3,), "nordic": (2, 3), "marklin": (4,)}
 CASES = [(e, n) for e in BUILTIN for n in PLAYERS[e]]
@@ -83,3 +84,55 @@ def test_state_and_gym_observations_equal_the_reference(edition: str) -> None:
         obs, _, term, _, info = genv.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if term:
             break
+
+
+@pytest.mark.parametrize("edition", BUILTIN)
+def test_seat_view_shows_a_subset_of_the_player_view_and_equal_values(edition: str) -> None:
+    """A SeatView offers only PlayerView fields, each equal to game.view(me)'s at every step; the lists
+    it binds once are still the game's own objects at the end (the engine changes them in place)."""
+    players = 4 if edition != "nordic" else 3
+    game = Game(edition, players, 21)
+    views = [SeatView(game, p) for p in range(players)]
+    public = {name for name in dir(SeatView) if not name.startswith("_")}
+    assert public == set(FIELDS)
+    assert set(FIELDS) <= set(PlayerView.__slots__)
+    rng = random.Random(21)
+    steps = 0
+    while not game.is_over and steps < 400:
+        for p, live in enumerate(views):
+            if rng.random() < 0.3 or p == game.current:
+                full = game.view(p)
+                for name in FIELDS:
+                    assert getattr(live, name) == getattr(full, name), (name, p, game.turn)
+        game.step(rng.choice(game.legal_actions()))
+        steps += 1
+    for p, live in enumerate(views):
+        assert live.hand is game.hands[p] and live.tickets is game.tickets[p]
+        for name in ("scores", "trains", "stations_left", "route_owner", "station_owner", "market", "passengers", "merch"):
+            assert getattr(live, name) is getattr(game, name), name
+    with pytest.raises(ValueError, match="seat 4"):
+        SeatView(game, 4)
+
+
+@pytest.mark.parametrize("edition", BUILTIN)
+def test_env_observations_through_the_seat_view_ignore_other_players_secrets(edition: str) -> None:
+    """The env's own path (SeatView -> encoder, SeatView -> codec): positions that differ only in the
+    others' hands and tickets, the deck order and the random state give the same observation and mask."""
+    from rl.test_rl_observation import hide_differently, played
+
+    game = played(edition, 3, 5, 90)
+    me = game.current
+    other = Game.from_dict(hide_differently(game.to_dict(), me, random.Random(5)))
+    assert other.hands != game.hands or other.tickets != game.tickets
+    out = []
+    for g in (game, other):
+        env = ticket_to_ride_v0.raw_env(edition=edition, players=3)
+        env.reset(seed=0)
+        env.game = g  # the env observing this position
+        env._seats = [SeatView(g, p) for p in range(3)]
+        env._table = None
+        env.agent_selection = f"player_{g.current}"
+        out.append(env.observe(f"player_{me}"))
+    assert np.array_equal(out[0]["observation"], out[1]["observation"])
+    assert np.array_equal(out[0]["action_mask"], out[1]["action_mask"])
+    assert out[0]["action_mask"].any()

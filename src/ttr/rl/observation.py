@@ -111,6 +111,7 @@ class ObservationLayout:
             "deck size, discard pile per kind, size of each ticket deck (decks in name order)",
         )
         self.small_stop = pos  # everything above is rewritten every step
+        self.deck_zeros = [0] * len(ed.ticket_decks)  # the default size of an absent ticket deck
         self.head_struct = struct.Struct(f"={pos}f")  # writes those entries as float32 straight into the buffer
         block("market", [1] * (r.market_size * nk), "per market slot: one-hot card kind (all 0 = empty slot)")
         block("routes", [1] * (nr * s), "per route: one-hot relative seat of its owner (all 0 = unclaimed)")
@@ -233,8 +234,7 @@ class ObservationEncoder:
             head += [hand[k] for k in lay.kinds]  # type: ignore[index]
             head.append(view.deck_size)
             head += [discard[k] for k in lay.kinds]
-        sizes = view.ticket_deck_sizes
-        head += [sizes.get(d, 0) for d in ed.ticket_decks]
+        head += map(view.ticket_deck_sizes.get, ed.ticket_decks, lay.deck_zeros)
         lay.head_struct.pack_into(buf, 0, *head)  # one C call converts and writes them all
         # --- blocks rewritten only where their source changed (what is kept is a copy: views may be live)
         market = view.market

@@ -53,9 +53,34 @@ FIELDS = (
 
 
 class SeatView:
-    """``game`` as seat ``me`` may see it, read live (see the module docstring)."""
+    """``game`` as seat ``me`` may see it, read live (see the module docstring).
 
-    __slots__ = ("_counts", "_game", "_pile", "me", "players")
+    Lists the engine only ever changes in place (scores, trains, owners, market, the own hand and
+    tickets, passengers, merchandise) are the game's own list objects, bound once; everything else is a
+    property read at each access. ``tests/rl/test_rl_fast_obs.py`` checks after random games of every
+    edition that the bound lists are still the game's and that every field equals ``game.view(me)``'s."""
+
+    __slots__ = (
+        "_counts",
+        "_decks",
+        "_game",
+        "_hands",
+        "_offers",
+        "_pile",
+        "_tickets",
+        "hand",
+        "market",
+        "me",
+        "merch",
+        "passengers",
+        "players",
+        "route_owner",
+        "scores",
+        "station_owner",
+        "stations_left",
+        "tickets",
+        "trains",
+    )
 
     def __init__(self, game: Game, me: int) -> None:
         if not 0 <= me < game.n:
@@ -63,6 +88,20 @@ class SeatView:
         self._game = game
         self.me = me
         self.players = game.n
+        self._hands = game.hands  # private: only their sizes are exposed
+        self._tickets = game.tickets  # private: only their counts are exposed
+        self._offers = game.offered  # private: counts, and my own offer
+        self._decks = game.ticket_decks  # private: sizes only
+        self.hand = game.hands[me]
+        self.tickets = game.tickets[me]
+        self.scores = game.scores
+        self.trains = game.trains
+        self.stations_left = game.stations_left
+        self.route_owner = game.route_owner
+        self.station_owner = game.station_owner
+        self.market = game.market
+        self.passengers = game.passengers
+        self.merch = game.merch
         self._pile: list[int] = []  # the discard pile as last counted, and its counts per kind
         self._counts = [0] * NCARDS
 
@@ -83,40 +122,20 @@ class SeatView:
         return self._game.pass_streak
 
     @property
-    def scores(self) -> list[int]:
-        return self._game.scores
-
-    @property
-    def trains(self) -> list[int]:
-        return self._game.trains
-
-    @property
-    def stations_left(self) -> list[int]:
-        return self._game.stations_left
-
-    @property
     def hand_sizes(self) -> list[int]:
-        return [sum(h) for h in self._game.hands]
+        return list(map(sum, self._hands))
 
     @property
     def ticket_counts(self) -> list[int]:
-        return [len(t) for t in self._game.tickets]
+        return list(map(len, self._tickets))
 
     @property
     def offered_counts(self) -> list[int]:
-        return [len(t) for t in self._game.offered]
-
-    @property
-    def hand(self) -> list[int]:
-        return self._game.hands[self.me]
-
-    @property
-    def tickets(self) -> list[int]:
-        return self._game.tickets[self.me]
+        return list(map(len, self._offers))
 
     @property
     def offered(self) -> list[int]:
-        return self._game.offered[self.me]
+        return self._offers[self.me]
 
     @property
     def deck_size(self) -> int:
@@ -144,19 +163,7 @@ class SeatView:
 
     @property
     def ticket_deck_sizes(self) -> dict[str, int]:
-        return {k: len(v) for k, v in self._game.ticket_decks.items()}
-
-    @property
-    def market(self) -> list[int]:
-        return self._game.market
-
-    @property
-    def route_owner(self) -> list[int]:
-        return self._game.route_owner
-
-    @property
-    def station_owner(self) -> list[int]:
-        return self._game.station_owner
+        return {k: len(v) for k, v in self._decks.items()}
 
     @property
     def tunnel(self) -> tuple[int, tuple[int, ...], list[int], int, int] | None:
@@ -165,11 +172,3 @@ class SeatView:
     @property
     def last_claimed(self) -> int:
         return self._game.last_claimed
-
-    @property
-    def passengers(self) -> list[list[int]]:
-        return self._game.passengers
-
-    @property
-    def merch(self) -> list[list[int]]:
-        return self._game.merch
