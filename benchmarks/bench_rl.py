@@ -129,7 +129,7 @@ def vector_steps(n: int, seconds: float, edition: str = "usa") -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=5.0, help="seconds of play per table row")
+    ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds of play per mode (column) of each row")
     ap.add_argument("--editions", default="usa,europe,nordic,marklin")
     ap.add_argument("--profile", metavar="EDITION", help="cProfile the raw AEC env of this edition (2 players) instead")
     ap.add_argument("--vector", action="store_true", help="measure Gymnasium SyncVectorEnv of 1, 2, 4 envs instead")
