@@ -11,60 +11,104 @@ and the Gymnasium env (learner steps/s, random bots playing the other seats in b
 ``step()``, no views, observations or masks); "AEC/engine" is the raw AEC rate as a share of it
 (the issue's target: >= 50 %). "flat" is the raw AEC env with ``observation="flat"`` (the mask in
 ``info``). Rates are per second of this process's CPU time (``time.process_time``), so a busy
-machine shifts them less than wall-clock rates would.
+machine shifts them less than wall-clock rates would, and the modes of a row are measured one game
+at a time in turn, so that a load change during the row affects them alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
 
 import ttr.rl
-from ttr.cli.bench import random_play
+from ttr.engine import Game
+from ttr.engine.phases import Phase
 from ttr.rl import TicketToRideEnv, ticket_to_ride_v0
 
 PLAYERS = {"usa": (2, 4), "europe": (2, 4), "nordic": (2, 3), "marklin": (2, 4)}
 
 
+def engine_game(edition: str, players: int, seed: int, rng: random.Random) -> int:
+    """One game of the engine's own uniform random play (``ttr bench``'s loop); returns its decisions."""
+    g = Game(edition, players, seed)
+    legal, step, choice = g.legal_actions, g.step, rng.choice
+    steps = 0
+    while g.phase != Phase.OVER:
+        step(choice(legal()))
+        steps += 1
+    return steps
+
+
+def aec_game(env, seed: int, rng: random.Random) -> int:
+    """One game of random masked play on a PettingZoo AEC env; returns the live agent steps."""
+    env.reset(seed=seed)
+    last, step, flatnonzero = env.last, env.step, np.flatnonzero
+    steps = 0
+    while env.agents:
+        obs, _, term, trunc, info = last()
+        if term or trunc:
+            step(None)
+            continue
+        legal = flatnonzero(obs["action_mask"] if type(obs) is dict else info["action_mask"])
+        step(legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps
+
+
+def gym_game(env: TicketToRideEnv, seed: int, rng: random.Random) -> int:
+    """One episode on the Gymnasium env; returns the learner's steps (the bots' moves are not counted)."""
+    obs, _ = env.reset(seed=seed)
+    done = False
+    steps = 0
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, done, _, _ = env.step(legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps
+
+
 def aec_steps(env, seconds: float, seed: int = 0) -> tuple[float, int]:
-    """(steps/s, games) of random masked play, counting every live agent step."""
+    """(steps/s, games) of random masked play, counting every live agent step (used by --profile)."""
     rng = random.Random(seed)
     steps = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        env.reset(seed=seed + games)
-        last, step, flatnonzero = env.last, env.step, np.flatnonzero
-        while env.agents:
-            obs, _, term, trunc, info = last()
-            if term or trunc:
-                step(None)
-                continue
-            legal = flatnonzero(obs["action_mask"] if type(obs) is dict else info["action_mask"])
-            step(legal[rng.randrange(len(legal))])
-            steps += 1
+        steps += aec_game(env, seed + games, rng)
         games += 1
     return steps / (time.process_time() - start), games
 
 
-def gym_steps(env: TicketToRideEnv, seconds: float, seed: int = 0) -> tuple[float, int]:
-    rng = random.Random(seed)
-    steps = games = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        obs, _ = env.reset(seed=seed + games)
-        done = False
-        while not done:
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _, done, _, _ = env.step(legal[rng.randrange(len(legal))])
-            steps += 1
+def interleaved_row(edition: str, players: int, seconds: float) -> tuple[dict[str, float], int]:
+    """Steps per CPU second of each mode, measured one game at a time in turn (engine, raw AEC, flat,
+    ``env()``, Gymnasium) on the same seeds, so that a change of machine load during the row affects
+    every mode alike. Each mode gets about `seconds` of CPU time."""
+    modes: dict[str, Callable[[int, random.Random], int]] = {
+        "engine": lambda seed, rng: engine_game(edition, players, seed, rng),
+        "raw": partial(aec_game, ticket_to_ride_v0.raw_env(edition=edition, players=players)),
+        "flat": partial(aec_game, ticket_to_ride_v0.raw_env(edition=edition, players=players, observation="flat")),
+        "env": partial(aec_game, ticket_to_ride_v0.env(edition=edition, players=players)),
+        "gym": partial(gym_game, TicketToRideEnv(edition, opponents=("random",) * (players - 1))),
+    }
+    rngs = {m: random.Random(i) for i, m in enumerate(modes)}
+    cpu = dict.fromkeys(modes, 0.0)
+    steps = dict.fromkeys(modes, 0)
+    games = 0
+    while min(cpu.values()) < seconds:
+        for mode, play in modes.items():
+            t = time.process_time()
+            steps[mode] += play(games, rngs[mode])
+            cpu[mode] += time.process_time() - t
         games += 1
-    return steps / (time.process_time() - start), games
+    return {m: steps[m] / cpu[m] for m in modes}, games
 
 
 def vector_steps(n: int, seconds: float, edition: str = "usa") -> float:
@@ -85,7 +129,7 @@ def vector_steps(n: int, seconds: float, edition: str = "usa") -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=5.0, help="seconds of play per table row")
+    ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds of play per mode (column) of each row")
     ap.add_argument("--editions", default="usa,europe,nordic,marklin")
     ap.add_argument("--profile", metavar="EDITION", help="cProfile the raw AEC env of this edition (2 players) instead")
     ap.add_argument("--vector", action="store_true", help="measure Gymnasium SyncVectorEnv of 1, 2, 4 envs instead")
@@ -102,17 +146,16 @@ def main() -> None:
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
+    print(f"load average {os.getloadavg()[0]:.2f} at start")
     head = ["edition", "players", "engine/s", "AEC raw/s", "AEC/engine", "flat/s", "env()/s", "gym/s", "games"]
     print(" ".join(f"{h:>10}" for h in head))
     for edition in args.editions.split(","):
         for players in PLAYERS[edition]:
-            engine = random_play(edition, players, args.seconds)["decisions_per_s"]
-            raw, games = aec_steps(ticket_to_ride_v0.raw_env(edition=edition, players=players), args.seconds)
-            flat, _ = aec_steps(ticket_to_ride_v0.raw_env(edition=edition, players=players, observation="flat"), args.seconds)
-            wrapped, _ = aec_steps(ticket_to_ride_v0.env(edition=edition, players=players), args.seconds)
-            learner, _ = gym_steps(TicketToRideEnv(edition, opponents=("random",) * (players - 1)), args.seconds)
-            row = [f"{engine:,.0f}", f"{raw:,.0f}", f"{raw / engine:.0%}", f"{flat:,.0f}", f"{wrapped:,.0f}", f"{learner:,.0f}"]
-            print(f"{edition:>10} {players:>10} " + " ".join(f"{x:>10}" for x in row) + f" {games:>10}")
+            r, games = interleaved_row(edition, players, args.seconds)
+            row = [r["engine"], r["raw"], r["raw"] / r["engine"], r["flat"], r["env"], r["gym"]]
+            cells = [f"{x:.0%}" if i == 2 else f"{x:,.0f}" for i, x in enumerate(row)]
+            print(f"{edition:>10} {players:>10} " + " ".join(f"{x:>10}" for x in cells) + f" {games:>10}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} at end")
 
 
 if __name__ == "__main__":

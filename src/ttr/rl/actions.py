@@ -52,6 +52,7 @@ from ..engine.actions import (
 
 if TYPE_CHECKING:
     from ..engine import PlayerView
+    from .seatview import SeatView
 
 ACTION_SPACE_VERSION = 0
 TUNNEL_REVEAL = 3  # cards turned over for a tunnel: at most this many extra cards are owed
@@ -188,10 +189,15 @@ class ActionCodec:
         self.unencoded = 0  # legal actions seen that had no index (stays 0 with the current engine)
 
     # ------------------------------------------------------------------ legal actions -> indices
-    def legal_table(self, legal: Sequence[Action], view: PlayerView) -> dict[int, Action]:
+    def legal_table(self, legal: Sequence[Action], view: PlayerView | SeatView) -> dict[int, Action]:
         """{index: engine action} for the legal actions of the player whose view this is."""
-        table: dict[int, Action] = {}
         cache = self._cache
+        indices = list(map(cache.get, legal))  # most turns: every action's index is cached (one C loop)
+        if None not in indices:
+            table = dict(zip(indices, legal, strict=True))
+            if len(table) == len(indices):
+                return table
+        table = {}
         for a in legal:
             i = cache.get(a)
             if i is None:
@@ -202,7 +208,7 @@ class ActionCodec:
             table[i] = a
         return table
 
-    def _index(self, a: Action, view: PlayerView) -> int:
+    def _index(self, a: Action, view: PlayerView | SeatView) -> int:
         """Index of `a` (caching it when its index does not depend on the position); -1 if none."""
         kind = a.type
         blocks = self.blocks

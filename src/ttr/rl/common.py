@@ -12,6 +12,7 @@ from ..editions import Edition, get_edition, per_edition
 from ..engine import Action, Game, PlayerView, edition_with_options
 from .actions import ActionCodec, IllegalActionIndex
 from .observation import ObservationLayout
+from .seatview import SeatView
 
 REWARDS = ("margin", "win")
 
@@ -91,10 +92,11 @@ def mask_from(table: dict[int, Action], size: int) -> np.ndarray:
     return np.frombuffer(mask, dtype=np.int8)
 
 
-def legal_table(codec: ActionCodec, game: Game, view: PlayerView | None) -> dict[int, Action]:
-    """Index -> action for the player to move (`view` is that player's view, built here if None)."""
+def legal_table(codec: ActionCodec, game: Game, view: PlayerView | SeatView | None) -> dict[int, Action]:
+    """Index -> action for the player to move (`view` is that player's view or ``SeatView``; None: a
+    ``SeatView`` made here)."""
     if view is None:
-        view = game.view(game.current)
+        view = SeatView(game, game.current)
     return codec.legal_table(game.legal_actions(), view)
 
 

@@ -41,6 +41,7 @@ from .common import (
 from .observation import ObservationEncoder
 from .opponents import OpponentPool, SeatPlayer, check_opponent, describe_opponent, flat_scale, seat_players
 from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
+from .seatview import SeatView
 
 ILLEGAL_POLICIES = ("raise", "terminate")
 OBSERVATIONS = ("dict", "flat")
@@ -138,6 +139,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         self.opponent_names: list[str] = []
         self._listeners: list[SeatPlayer] = []
         self._encoder: ObservationEncoder | None = None
+        self._view: SeatView | None = None  # the learner's live view of the game
         self._table: dict[int, Action] = {}
         self._mask = np.zeros(self.codec.size, dtype=np.int8)
         self._done = True
@@ -162,6 +164,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         self.opponent_names = [name for name, _ in drawn]
         self._listeners = [sp for sp in self.seat_players.values() if sp.wants_events]
         self._encoder = ObservationEncoder(self.layout, self.seat)
+        self._view = SeatView(self.game, self.seat)
         self._done = False
         self._score = 0
         self._play_opponents()
@@ -239,8 +242,9 @@ class TicketToRideEnv(Rendering, gym.Env):
     def _observation(self, final: bool = False) -> Any:
         game = self.game
         assert game is not None and self._encoder is not None
-        view = game.view(self.seat)
-        self._final_result = view.result
+        view = self._view
+        assert view is not None
+        self._final_result = game.result() if game.phase == Phase.OVER else None
         obs = self._encoder.encode(view)
         if final or game.phase == Phase.OVER:
             self._table = {}

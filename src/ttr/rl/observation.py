@@ -12,6 +12,7 @@ list comparisons plus the small per-turn counters.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from operator import ne
 from typing import Any
@@ -23,6 +24,7 @@ from ..editions import Edition
 from ..engine import PHASES, PlayerView
 from ..engine.phases import Phase
 from .actions import TUNNEL_REVEAL, max_offered_tickets
+from .seatview import SeatView
 
 OBSERVATION_VERSION = 0
 
@@ -109,6 +111,8 @@ class ObservationLayout:
             "deck size, discard pile per kind, size of each ticket deck (decks in name order)",
         )
         self.small_stop = pos  # everything above is rewritten every step
+        self.deck_zeros = [0] * len(ed.ticket_decks)  # the default size of an absent ticket deck
+        self.head_struct = struct.Struct(f"={pos}f")  # writes those entries as float32 straight into the buffer
         block("market", [1] * (r.market_size * nk), "per market slot: one-hot card kind (all 0 = empty slot)")
         block("routes", [1] * (nr * s), "per route: one-hot relative seat of its owner (all 0 = unclaimed)")
         block("tickets", [1] * (nt * 2), "per ticket of the edition: held by me, connected by my own routes")
@@ -153,6 +157,8 @@ class ObservationLayout:
         self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
         # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
         self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
+        # seat_order[me][n] = the players of an n-player game in relative seat order seen by `me`
+        self.seat_order = [[[(me + r) % n for r in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
 
 class ObservationEncoder:
@@ -175,8 +181,10 @@ class ObservationEncoder:
         self._mine.clear()
         self._done.clear()
 
-    def encode(self, view: PlayerView) -> np.ndarray:
-        """A new float32 array for this view (the encoder's buffer is reused internally)."""
+    def encode(self, view: PlayerView | SeatView) -> np.ndarray:
+        """A new float32 array for this view: a ``PlayerView``, or a ``SeatView`` (the game read live, which
+        the environments use: no copy of the position per step). The encoder's buffer is reused internally;
+        whatever it keeps between calls it copies, so live lists are fine."""
         lay = self.layout
         ed = lay.edition
         buf = self.buf
@@ -201,38 +209,41 @@ class ObservationEncoder:
         stations = lay.has_stations
         npass = lay.passengers
         scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts, view.offered_counts)
-        for rel in range(n):
-            p = (me + rel) % n
+        if stations:
+            left = view.stations_left
+        if npass:
+            passengers = view.passengers
+        for p in lay.seat_order[me][n]:
             head += (scores[p], trains[p], cards[p], held[p], drawn[p])
             if stations:
-                head.append(view.stations_left[p])
+                head.append(left[p])
             if npass:
-                ps = view.passengers[p]
+                ps = passengers[p]
                 waiting = ps.count(-1)
                 done = ps.count(-2)
                 head += (waiting, npass - waiting - done, done)
         head += lay.public_pad[n]
         kinds = lay.kinds_slice
+        hand = view.hand
+        discard = view.discard
         if kinds is not None:
-            head += view.hand[kinds]  # type: ignore[index]
+            head += hand[kinds]  # type: ignore[index]
             head.append(view.deck_size)
-            head += view.discard[kinds]
+            head += discard[kinds]
         else:
-            hand = view.hand
             head += [hand[k] for k in lay.kinds]  # type: ignore[index]
             head.append(view.deck_size)
-            head += [view.discard[k] for k in lay.kinds]
-        sizes = view.ticket_deck_sizes
-        head += [sizes.get(d, 0) for d in ed.ticket_decks]
-        buf[: lay.small_stop] = head
-        # --- blocks rewritten only where their source changed
+            head += [discard[k] for k in lay.kinds]
+        head += map(view.ticket_deck_sizes.get, ed.ticket_decks, lay.deck_zeros)
+        lay.head_struct.pack_into(buf, 0, *head)  # one C call converts and writes them all
+        # --- blocks rewritten only where their source changed (what is kept is a copy: views may be live)
         market = view.market
         prev = last.get("market")
         if market != prev:
             if prev is None or len(prev) != len(market):
                 self._one_hot_rows("market", market, len(lay.kinds), lay.kind_pos)
             else:  # one or two slots change per draw: compare the few slots inline
-                last["market"] = market
+                last["market"] = market[:]
                 nk = len(lay.kinds)
                 start = blocks["market"].start
                 pos = lay.kind_pos
@@ -246,13 +257,13 @@ class ObservationEncoder:
         if owners != last.get("routes"):
             self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        mine = (self._net_version, tickets)
-        if mine != last.get("mine"):  # connectivity changes only with my own claims or tickets
-            last["mine"] = mine
+        if self._net_version != last.get("net") or tickets != last.get("mine"):  # connectivity: my claims, tickets
+            last["net"] = self._net_version
+            last["mine"] = tickets[:]
             self._ticket_rows(tickets)
         offered = view.offered
         if offered != last.get("offered"):
-            last["offered"] = offered
+            last["offered"] = offered[:]
             b = blocks["offered"]
             buf[b.start : b.stop] = 0.0
             for j, t in enumerate(offered):
@@ -260,7 +271,7 @@ class ObservationEncoder:
         if lay.has_tunnels:
             tunnel = view.tunnel
             if tunnel != last.get("tunnel", _NEVER):
-                last["tunnel"] = tunnel
+                last["tunnel"] = tunnel if tunnel is None else (*tunnel[:2], tunnel[2][:], *tunnel[3:])
                 b = blocks["tunnel"]
                 row = [0.0] * b.size
                 if tunnel is not None:
@@ -275,27 +286,29 @@ class ObservationEncoder:
                         row[o + nk + i] = paid[k]
                 buf[b.start : b.stop] = row
         if "pending_route" in blocks:
-            pending = view.tunnel[0] if view.tunnel is not None else view.last_claimed
-            self._one_hot_rows("pending_route", [pending], lay.nroutes, None)
+            tunnel = view.tunnel
+            pending = tunnel[0] if tunnel is not None else view.last_claimed
+            if pending != last.get("pending", _NEVER):
+                self._one_hot_rows("pending_route", [pending], lay.nroutes, None)
+                last["pending"] = pending
         if stations:
             so = view.station_owner
             if so != last.get("stations"):
                 self._one_hot_rows("stations", so, s, lay.seat_of[me][n])
         if npass:
-            ps = view.passengers
-            if ps != last.get("passenger_lists"):
-                last["passenger_lists"] = ps
+            if passengers != last.get("passenger_lists"):
+                last["passenger_lists"] = [p[:] for p in passengers]
                 standing = [-1] * lay.ncities
                 for p in range(n):
-                    for c in ps[p]:
+                    for c in passengers[p]:
                         if c >= 0:
                             standing[c] = p
                 self._one_hot_rows("passengers", standing, s, lay.seat_of[me][n])
                 here = lay.ncities
-                self._one_hot_rows("my_passengers", [c if c >= 0 else here - 1 - c for c in ps[me]], here + 2, None)
+                self._one_hot_rows("my_passengers", [c if c >= 0 else here - 1 - c for c in passengers[me]], here + 2, None)
             merch = view.merch
             if merch != last.get("merch"):
-                last["merch"] = merch
+                last["merch"] = [m[:] for m in merch]
                 b = blocks["merchandise"]
                 row = [0.0] * b.size
                 depth = lay.merch_depth
@@ -313,7 +326,7 @@ class ObservationEncoder:
         prev = last.get(name)
         if values == prev:
             return []
-        last[name] = values
+        last[name] = values[:]
         buf = self.buf
         start = self.layout.blocks[name].start
         changed: list[int] | None

@@ -29,6 +29,7 @@ from ..engine import Action, Game
 from .actions import ActionCodec
 from .common import legal_table, mask_from, pick
 from .observation import ObservationEncoder, ObservationLayout
+from .seatview import SeatView
 
 Policy = Callable[[Any, np.ndarray], Any]
 OpponentSpec = Union[str, Bot, type, Policy]  # noqa: UP007 - a runtime alias
@@ -78,15 +79,20 @@ class SeatPlayer:
             self.policy = entry
             self.codec = codec
             self.encoder = ObservationEncoder(layout, seat)
+            self._view: SeatView | None = None
+            self._view_game: Game | None = None
             self.inv_high = flat_scale(layout) if flat else None
         self.wants_events = self.bot is not None and type(self.bot).observe is not Bot.observe
 
     def act(self, game: Game) -> Action:
         p = self.seat
-        view = game.view(p)
         if self.bot is not None:
-            return self.bot.act(view, game.legal_actions())
+            return self.bot.act(game.view(p), game.legal_actions())
         assert self.policy is not None
+        view = self._view
+        if view is None or self._view_game is not game:  # a live view of this game, made once per game
+            view = self._view = SeatView(game, p)
+            self._view_game = game
         table = legal_table(self.codec, game, view)
         mask = mask_from(table, self.codec.size)
         raw = self.encoder.encode(view)

@@ -25,7 +25,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ..editions import Edition
-from ..engine import Action, Game, PlayerView
+from ..engine import Action, Game
 from ..engine.phases import Phase
 from .actions import codec_for
 from .common import (
@@ -43,6 +43,7 @@ from .common import (
 from .observation import ObservationEncoder
 from .opponents import flat_scale
 from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
+from .seatview import SeatView
 
 OBSERVATIONS = ("dict", "flat")
 
@@ -98,7 +99,7 @@ class TicketToRideAEC(Rendering, AECEnv):
         self._seeder = random.Random()
         self.game: Game | None = None
         self._table: dict[int, Action] | None = None  # legal index -> action for the player to move
-        self._views: dict[int, PlayerView] = {}  # views of the current position (a final view scores the game)
+        self._seats: list[SeatView] = []  # each seat's live view of the game (what its observations read)
         self.listeners: list[Any] = []  # objects with .seat and .observe(event), told every event of a step
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -114,7 +115,7 @@ class TicketToRideAEC(Rendering, AECEnv):
         self.game_seed = self._seeder.getrandbits(48)
         self.game = Game(self._base, self.players, self.game_seed, self.options or None)
         self._table = None
-        self._views.clear()
+        self._seats = [SeatView(self.game, p) for p in range(self.players)]
         for enc in self._encoders:
             enc.reset()
         self.agents = self.possible_agents[:]
@@ -142,11 +143,7 @@ class TicketToRideAEC(Rendering, AECEnv):
         game = self.game
         assert game is not None
         if self._table is None:
-            p = game.current
-            view = self._views.get(p)
-            if view is None:
-                view = self._views[p] = game.view(p)
-            self._table = legal_table(self.codec, game, view)
+            self._table = legal_table(self.codec, game, self._seats[game.current])
         return mask_from(self._table, self.codec.size)
 
     def state(self) -> np.ndarray:
@@ -158,19 +155,14 @@ class TicketToRideAEC(Rendering, AECEnv):
         size = self.layout.size
         out = np.zeros(size * self.layout.seats, dtype=np.float32)
         for p in range(self.players):
-            view = self._views.get(p)
-            if view is None:
-                view = self._views[p] = game.view(p)
-            out[p * size : (p + 1) * size] = self._encoders[p].encode(view)
+            out[p * size : (p + 1) * size] = self._encoders[p].encode(self._seats[p])
         return out
 
     def observe(self, agent: str) -> Any:
         game = self.game
         assert game is not None, "call reset() first"
         p = self._seat[agent]
-        view = self._views.get(p)
-        if view is None:
-            view = self._views[p] = game.view(p)
+        view = self._seats[p]
         obs = self._encoders[p].encode(view)
         if self._flat:
             return obs * self._scale
@@ -191,7 +183,7 @@ class TicketToRideAEC(Rendering, AECEnv):
         assert game is not None
         table = self._table
         if table is None:  # stepped without observing first
-            table = self._table = legal_table(self.codec, game, self._views.get(game.current))
+            table = self._table = legal_table(self.codec, game, self._seats[game.current])
         chosen = pick(self.codec, table, action, game, agent)
         if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
             events = game.apply(chosen)
@@ -201,12 +193,9 @@ class TicketToRideAEC(Rendering, AECEnv):
         else:
             game.step(chosen)
         self._table = None
-        self._views.clear()
         self._cumulative_rewards[agent] = 0.0
         if game.phase == Phase.OVER:
-            p = self._seat[agent]
-            view = self._views[p] = game.view(p)  # a final view carries the result: reuse it
-            res = view.result
+            res = game.result()
             assert res is not None
             finals = final_rewards(res, self.reward_mode)
             for a, seat in self._seat.items():
