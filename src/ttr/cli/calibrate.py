@@ -26,6 +26,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=2,
         help="games per combination that includes a max bot (about 50 CPU seconds a game)",
     )
+    p.add_argument(
+        "--slow-vs",
+        default=None,
+        help="comma-separated levels a max bot plays against (a reduced schedule, e.g. 'hard'; default: every level)",
+    )
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes")
     p.add_argument("--out", default=str(SHIPPED), help="the JSON file to write; '-' prints it")
@@ -44,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         print("ttr calibrate: --games and --slow-games must not be negative", file=sys.stderr)
         return 2
     try:
-        doc = calibrate(args.edition, args.players, levels, args.games, args.slow_games, args.seed, args.jobs)
+        slow_vs = [lv.strip() for lv in args.slow_vs.split(",") if lv.strip()] if args.slow_vs else None
+        doc = calibrate(args.edition, args.players, levels, args.games, args.slow_games, args.seed, args.jobs, slow_vs=slow_vs)
     except ValueError as exc:
         print(f"ttr calibrate: {exc}", file=sys.stderr)
         return 2

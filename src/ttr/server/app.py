@@ -494,6 +494,16 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(404, "unknown_player", f"no player named {name[:40]!r}")
         return json_response(await asyncio.to_thread(profile, db, user.id, user.name))
 
+    @app.get(
+        "/api/bot-ratings",
+        tags=["ratings"],
+        summary="The bots' ratings from the calibration ladder (ttr calibrate), on the players' scale",
+    )
+    async def bot_ratings() -> Response:
+        from ..sim.calibrate import load_shipped
+
+        return json_response(await asyncio.to_thread(load_shipped))
+
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
     async def list_editions() -> Response:
@@ -796,6 +806,10 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
         return page("play.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> Response:
+        return page("profile.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:

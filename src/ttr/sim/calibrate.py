@@ -43,16 +43,21 @@ def ladder_schedule(
     games: int,
     slow_games: int,
     seed: int = 1,
+    slow_vs: Sequence[str] | None = None,
 ) -> list[GameSpec]:
     """The games of the ladder: for every combination of `players` levels, `games` games (`slow_games` when a
-    slow level plays), seat-rotated on shared deals; each combination has its own seeds."""
+    slow level plays), seat-rotated on shared deals; each combination has its own seeds. `slow_vs`, if given,
+    limits a slow level's opponents to those levels (e.g. max against hard only: a reduced schedule)."""
     if len(set(levels)) < 2:
         raise ValueError("calibrate at least two levels")
     if players > len(levels):
         raise ValueError(f"{players} players need at least {players} levels")
     specs: list[GameSpec] = []
     for i, combo in enumerate(itertools.combinations(levels, players)):
-        n = slow_games if SLOW_LEVELS & set(combo) else games
+        slow = SLOW_LEVELS & set(combo)
+        n = slow_games if slow else games
+        if slow and slow_vs is not None and not set(combo) - slow <= set(slow_vs):
+            n = 0
         if n > 0:
             specs += schedule(edition, players, list(combo), n, seed=seed + 1000 * i)
     return specs
@@ -111,9 +116,10 @@ def calibrate(
     seed: int = 1,
     jobs: int = 1,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    slow_vs: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Play the ladder and rate it: the JSON document `ttr calibrate` writes."""
-    specs = ladder_schedule(edition, players, levels, games, slow_games, seed)
+    specs = ladder_schedule(edition, players, levels, games, slow_games, seed, slow_vs)
     wall, cpu = time.perf_counter(), time.process_time()
     records = run_specs(specs, "local", jobs, None, on_record)
     from ..server.ratings import player_class
@@ -130,6 +136,7 @@ def calibrate(
             "games_per_pair": games,
             "slow_games_per_pair": slow_games,
             "slow_levels": sorted(SLOW_LEVELS & set(levels)),
+            "slow_vs": list(slow_vs) if slow_vs is not None else "every level",
             "seed": seed,
             "games": len(records),
         },
