@@ -29,7 +29,11 @@ STUB_NOTIFICATION = """(() => {
     constructor(title, options) { window.__notes.push({ title, body: options && options.body, tag: options && options.tag }); }
   }
   FakeNotification.permission = perm;
-  FakeNotification.requestPermission = async () => { window.__asked += 1; FakeNotification.permission = 'granted'; return 'granted'; };
+  FakeNotification.requestPermission = async () => {
+    window.__asked += 1;
+    FakeNotification.permission = 'granted';
+    return 'granted';
+  };
   window.Notification = FakeNotification;
   document.hasFocus = () => false;  // the player is looking at another window
 })();"""
