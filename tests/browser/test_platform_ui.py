@@ -189,7 +189,7 @@ def test_password_change_levels_and_takeover_level(server: Server, new_page: Any
     assert set(ladder) == {"easy", "medium", "hard", "max"}
     labels = page.evaluate("() => [...document.querySelectorAll('.seat-type')[1].options].map((o) => o.textContent)")
     for level, word in (("easy", "easy"), ("medium", "medium"), ("hard", "hard"), ("max", "strongest")):
-        assert f"Bot ({word} ≈ {ladder[level]['ordinal']:.1f})" in labels, labels
+        assert f"Bot ({word} ≈ {ladder[level]['mu']:.1f})" in labels, labels
     # password change: the new one works, the old one no longer
     page.click("#password-change summary")
     page.fill("#old-password", PASSWORD)

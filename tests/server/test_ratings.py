@@ -186,3 +186,12 @@ def test_a_bot_taking_a_seat_after_a_timeout_makes_the_game_unrated(settings: Se
             prof = a.get(f"/api/players/{name}").json()
             assert prof["history"] == [] and prof["ratings"] == []
             assert prof["editions"]["usa"]["games"] == 1 and prof["editions"]["usa"]["rated_games"] == 0
+
+
+def test_bot_ratings_and_the_profile_page_are_served(app_client):
+    from ttr.sim.calibrate import load_shipped
+
+    res = app_client.get("/api/bot-ratings")
+    assert res.status_code == 200 and res.json() == load_shipped() and res.json()["levels"]["medium"]["mu"] == 25.0
+    page = app_client.get("/players/anyone")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]

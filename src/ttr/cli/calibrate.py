@@ -1,6 +1,6 @@
 """ttr calibrate: the bot calibration ladder (ttr.sim.calibrate). Bots of every level play rated games among
 themselves through the tournament runner, rated with the server's openskill model, anchored so that the
-medium bot's mu is a new account's; writes the JSON the lobby shows ("medium ≈ 19.6")."""
+medium bot's mu is a new account's; writes the JSON the lobby shows ("medium ≈ 25.0": each level's mu)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes")
+    p.add_argument("--records", metavar="FILE", help="also write every game's record to this .jsonl file")
+    p.add_argument("--from-records", metavar="FILE", help="rate the games of a .jsonl written by --records (no play)")
     p.add_argument("--out", default=str(SHIPPED), help="the JSON file to write; '-' prints it")
 
 
@@ -50,7 +52,27 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         slow_vs = [lv.strip() for lv in args.slow_vs.split(",") if lv.strip()] if args.slow_vs else None
-        doc = calibrate(args.edition, args.players, levels, args.games, args.slow_games, args.seed, args.jobs, slow_vs=slow_vs)
+        old = None
+        if args.from_records:
+            with open(args.from_records, encoding="utf-8") as f:
+                old = [json.loads(line) for line in f if line.strip()]
+        out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+        try:
+            doc = calibrate(
+                args.edition,
+                args.players,
+                levels,
+                args.games,
+                args.slow_games,
+                args.seed,
+                args.jobs,
+                on_record=(lambda rec: out.write(json.dumps(rec, sort_keys=True) + "\n")) if out else None,
+                slow_vs=slow_vs,
+                records=old,
+            )
+        finally:
+            if out:
+                out.close()
     except ValueError as exc:
         print(f"ttr calibrate: {exc}", file=sys.stderr)
         return 2
@@ -61,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
     for lv, r in doc["levels"].items():
-        print(f"{lv:>7} ≈ {r['ordinal']:6.2f}  (mu {r['mu']:.2f}, sigma {r['sigma']:.2f}, {r['games']} games, {r['wins']} won)")
+        extra = f"sigma {r['sigma']:.2f}, ordinal {r['ordinal']:.2f}, {r['games']} games, {r['wins']} won"
+        print(f"{lv:>7} ≈ {r['mu']:6.2f}  ({extra})")
     print(f"{doc['schedule']['games']} games in {doc['seconds']} s", file=sys.stderr)
     return 0

@@ -76,11 +76,24 @@ def ranks_of(record: dict[str, Any]) -> list[int]:
     return out
 
 
+def interleaved(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records in round-robin order over the pairings (1st game of each pairing, then the 2nd...): a
+    sequential rating update weighs late games more, so no pairing may come all at the end."""
+    by_combo: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for rec in records:
+        by_combo.setdefault(tuple(sorted(rec["bots"])), []).append(rec)
+    out: list[dict[str, Any]] = []
+    for i in range(max((len(v) for v in by_combo.values()), default=0)):
+        out += [v[i] for v in by_combo.values() if i < len(v)]
+    return out
+
+
 def rate_records(records: Sequence[dict[str, Any]], levels: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Rate the levels from the games' final rankings (in order), then shift every mu so that the anchor level's
-    mu is the model's starting mu. Returns {level: {mu, sigma, ordinal, games, wins}}."""
+    """Rate the levels from the games' final rankings (interleaved over the pairings), then shift every mu so that
+    the anchor level's mu is the model's starting mu. Returns {level: {mu, sigma, ordinal, games, wins}}."""
     from ..server.ratings import MODEL
 
+    records = interleaved(records)
     state = {lv: MODEL.rating() for lv in levels}
     games = dict.fromkeys(levels, 0)
     wins = dict.fromkeys(levels, 0)
@@ -117,17 +130,19 @@ def calibrate(
     jobs: int = 1,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     slow_vs: Sequence[str] | None = None,
+    records: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Play the ladder and rate it: the JSON document `ttr calibrate` writes."""
-    specs = ladder_schedule(edition, players, levels, games, slow_games, seed, slow_vs)
+    """Play the ladder (or take the `records` of one played before) and rate it: the JSON `ttr calibrate` writes."""
     wall, cpu = time.perf_counter(), time.process_time()
-    records = run_specs(specs, "local", jobs, None, on_record)
+    if records is None:
+        specs = ladder_schedule(edition, players, levels, games, slow_games, seed, slow_vs)
+        records = run_specs(specs, "local", jobs, None, on_record)
     from ..server.ratings import player_class
 
     return {
         "model": "openskill PlackettLuce (the server's ttr.server.ratings.MODEL)",
         "anchor": f"{ANCHOR} mu = a new account's mu (25): a new player is assumed as strong as the medium bot",
-        "figure": "ordinal = mu - 3 sigma, as on the leaderboard",
+        "figure": "mu (the expected strength; a player's mu is the comparable figure, the leaderboard's ordinal is mu - 3 sigma)",
         "edition": edition,
         "class": player_class(players),
         "schedule": {

@@ -106,8 +106,8 @@ export class AccountPanel {
     const tables = Object.entries(data.classes).map(([klass, rows]) => h("div", { class: "board-class", dataset: { class: klass } },
       h("h3", {}, t("account.class", { class: klass })),
       rows.length
-        ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("account.player")), h("th", {}, t("account.rating")), h("th", {}, t("account.games"))),
-          rows.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", { class: "board-name" }, r.name), h("td", {}, r.ordinal.toFixed(1)), h("td", {}, String(r.games)))))
+        ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("account.player")), h("th", { title: t("account.rating_help") }, t("account.rating")), h("th", { title: t("account.mu_help") }, "μ"), h("th", {}, t("account.games"))),
+          rows.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", { class: "board-name" }, r.name), h("td", {}, r.ordinal.toFixed(1)), h("td", {}, r.mu.toFixed(1)), h("td", {}, String(r.games)))))
         : h("p", { class: "hint" }, t("account.no_ratings"))));
     this.board.replaceChildren(h("h2", {}, t("account.leaderboard")), select, ...tables);
   }

@@ -287,10 +287,10 @@ class Lobby {
     return h("fieldset", { id: "clock-choice" }, h("legend", {}, t("lobby.clock")), rows);
   }
 
-  /** "Bot (medium ≈ 19.6)": the level and its rating on the players' scale (the calibration ladder, docs/client.md). */
+  /** "Bot (medium ≈ 25.0)": the level and its rating (mu) on the players' scale (the calibration ladder, docs/client.md). */
   levelLabel(lv) {
     const r = this.botRatings[lv];
-    return r ? t("lobby.bot_level_rated", { level: t(`level.${lv}`), rating: r.ordinal.toFixed(1) }) : t("lobby.bot_level", { level: t(`level.${lv}`) });
+    return r ? t("lobby.bot_level_rated", { level: t(`level.${lv}`), rating: r.mu.toFixed(1) }) : t("lobby.bot_level", { level: t(`level.${lv}`) });
   }
 
   /** The `clock` of POST /api/games, or null for none. */

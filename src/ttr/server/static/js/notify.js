@@ -82,11 +82,11 @@ class TurnWatch {
   }
 
   render() {
-    const badge = this.count === null ? null : h("a", { href: "/#account-panel", class: "my-games-link", id: "my-games-badge", "aria-label": t("notify.badge_label", { count: this.count }) },
+    const badge = this.count === null ? null : h("a", { href: "/#account-panel", class: "my-games-link", id: "my-games-badge", title: t("notify.badge_label", { count: this.count }) },
       h("span", { class: "label-text" }, t("account.my_games")),
       h("span", { class: this.count ? "badge your-turn" : "badge none", id: "my-games-count" }, String(this.count)));
     const bell = notificationsSupported() && window.Notification.permission === "default"
-      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), "aria-label": t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, "🔔", h("span", { class: "label-text" }, " ", t("notify.ask").replace("🔔 ", "")))
+      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, "🔔", h("span", { class: "label-text" }, " ", t("notify.ask").replace("🔔 ", "")))
       : null;
     this.node.replaceChildren(badge, bell);
   }
