@@ -9,7 +9,7 @@ import pytest
 
 from ttr.cli import main
 from ttr.server.ratings import MODEL
-from ttr.sim.calibrate import SHIPPED, interleaved, ladder_schedule, load_shipped, rate_records, ranks_of
+from ttr.sim.calibrate import SHIPPED, interleaved, ladder_schedule, load_shipped, ranks_of, rate_records
 
 
 def test_schedule_every_pair_rotated_and_the_reduced_slow_part():
