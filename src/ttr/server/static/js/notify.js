@@ -86,9 +86,9 @@ class TurnWatch {
       h("span", { class: "label-text" }, t("account.my_games")),
       h("span", { class: this.count ? "badge your-turn" : "badge none", id: "my-games-count" }, String(this.count)));
     const bell = notificationsSupported() && window.Notification.permission === "default"
-      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, "🔔", h("span", { class: "label-text" }, " ", t("notify.ask").replace("🔔 ", "")))
+      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, t("notify.ask"))
       : null;
-    this.node.replaceChildren(badge, bell);
+    this.node.replaceChildren(...[badge, bell].filter(Boolean));
   }
 }
 
