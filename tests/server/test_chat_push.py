@@ -114,15 +114,15 @@ def test_chat_reaches_a_websocket_on_another_process(tmp_path):
         a = ServerProcess(url, log=tmp_path / "a.log", extra=extra)
         b = ServerProcess(url, log=tmp_path / "b.log", extra=extra)
         with running(a, b):
-            ha = httpx.Client(base_url=a.url, timeout=10)
+            ha = httpx.Client(base_url=a.url, timeout=30)
             created = create(ha, seats=TWO_HUMANS)
             gid = created["game_id"]
             tokens = join_all(ha, created)
-            with connect(f"{b.ws_url}/ws/games/{gid}?token={tokens[1]}&chat=1", open_timeout=10) as ws:
-                assert json.loads(ws.recv(timeout=10))["type"] == "update"
+            with connect(f"{b.ws_url}/ws/games/{gid}?token={tokens[1]}&chat=1", open_timeout=30) as ws:
+                assert json.loads(ws.recv(timeout=30))["type"] == "update"
                 assert ha.post(f"/api/games/{gid}/chat", json={"text": "via A"}, headers=bearer(tokens[0])).status_code == 200
                 for _ in range(20):
-                    msg = json.loads(ws.recv(timeout=10))
+                    msg = json.loads(ws.recv(timeout=30))
                     if msg["type"] == "chat":
                         break
                 assert [m["text"] for m in msg["messages"]] == ["via A"]
