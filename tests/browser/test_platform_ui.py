@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import ApiFailure, Server, game_url, quick_choice, state, wait_ready
+from browser_helpers import ApiFailure, Server, game_url, quick_choice, screenshot_path, state, wait_ready
 from test_accounts_ui import PASSWORD, post
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -171,7 +171,7 @@ def test_chat_push_mute_replay_and_profile(server: Server, browser: Any, new_pag
                 assert axe(page, f"profile {lang} {w}x{h}") == []
             assert page.evaluate("() => document.documentElement.scrollWidth") <= w
             if lang == "en":
-                page.screenshot(path=str(Path("artifacts/screenshots") / f"profile-{w}x{h}.png"))
+                page.screenshot(path=str(screenshot_path(f"profile-{w}x{h}.png")))
             assert errors == []
             ctx.close()
     # the account panel's profile link opens the page (no JSON)
