@@ -145,3 +145,53 @@ def test_statistics_replay_a_record_whose_setup_was_chosen_out_of_turn_order() -
     assert record["actors"][:3] == [2, 0, 1]
     stats = player_stats(record)  # replayed with who played each action (was: IllegalAction, not among those drawn)
     assert [s["tickets_kept_setup"] for s in stats] == [3, 3, 3]
+
+
+def test_a_bot_taking_a_seat_after_a_timeout_makes_the_game_unrated(settings: Settings):
+    """docs/api.md, Ratings: once a bot plays a person's seat (on_timeout "bot"), the game is no longer rated (even
+    after the player takes the seat back), and its end changes nobody's rating."""
+    from datetime import UTC, datetime, timedelta
+
+    import sqlalchemy as sa
+    from serverkit import wait_for
+
+    fast = replace(settings, argon2_time_cost=1, argon2_memory_kib=8192, limits_enabled=False, clock_poll_seconds=0.1)
+    with TestClient(create_app(fast)) as a:
+        b = other(a)
+        tok_a, tok_b = signup(a, "carla"), signup(b, "dario")
+        clock = {"kind": "turnbased", "hours": 24, "on_timeout": "bot", "bot_level": "easy"}
+        created = a.post("/api/games", json={"seats": [{"type": "human"}] * 2, "clock": clock}, headers=csrf(tok_a)).json()
+        gid = created["game_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        for who, tok, seat in ((a, tok_a, 0), (b, tok_b, 1)):
+            res = who.post(f"/api/games/{gid}/join", json={"name": "X"}, headers={**bearer(tokens[seat]), **csrf(tok)})
+            assert res.status_code == 200
+        assert a.get(f"/api/games/{gid}").json()["rated"] is True
+        # the day passes: the stored deadline is moved into the past, and this process's clock loop fires it
+        engine = sa.create_engine(settings.database_url)
+        with engine.begin() as conn:
+            past = datetime.now(UTC) - timedelta(seconds=1)
+            conn.execute(sa.text("UPDATE games SET deadline = :d WHERE id = :g"), {"d": past.replace(tzinfo=None), "g": gid})
+        engine.dispose()
+        wait_for(lambda: any(s.get("away") for s in a.get(f"/api/games/{gid}").json()["seats"]), timeout=10)
+        assert a.get(f"/api/games/{gid}").json()["rated"] is False
+        # both take their seats back and play to the end: no rating, no history for either
+        guest = other(a)  # by tokens, without cookies
+        for seat in (0, 1):
+            res = guest.post(f"/api/games/{gid}/return", headers=bearer(tokens[seat]))
+            assert res.status_code in (200, 409), res.text  # 409 not_away: its bot had nothing left to do
+        play_fast(guest, gid, tokens, random.Random(2))
+        assert a.get(f"/api/games/{gid}").json()["status"] == "finished"
+        for name in ("carla", "dario"):
+            prof = a.get(f"/api/players/{name}").json()
+            assert prof["history"] == [] and prof["ratings"] == []
+            assert prof["editions"]["usa"]["games"] == 1 and prof["editions"]["usa"]["rated_games"] == 0
+
+
+def test_bot_ratings_and_the_profile_page_are_served(app_client):
+    from ttr.sim.calibrate import load_shipped
+
+    res = app_client.get("/api/bot-ratings")
+    assert res.status_code == 200 and res.json() == load_shipped() and res.json()["levels"]["medium"]["mu"] == 25.0
+    page = app_client.get("/players/anyone")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]

@@ -14,6 +14,7 @@ COMMANDS = {
     "editions": "ttr.cli.editions_cmd",
     "simulate": "ttr.cli.simulate",
     "tournament": "ttr.cli.tournament",
+    "calibrate": "ttr.cli.calibrate",
     "compare": "ttr.cli.compare",
     "gauntlet": "ttr.cli.gauntlet",
     "replay": "ttr.cli.replay",

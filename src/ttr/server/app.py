@@ -57,7 +57,7 @@ from .messages import (
 from .outage import OUTAGES, unavailable
 from .ratings import leaderboard, profile
 from .service import SPECTATOR, Access, GameService, LiveGame, authorise
-from .table import post_chat, read_chat, rematch
+from .table import chat_for, post_chat, read_chat, rematch
 
 log = logging.getLogger("ttr.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -529,6 +529,16 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(404, "unknown_player", f"no player named {name[:40]!r}")
         return json_response(await asyncio.to_thread(profile, db, user.id, user.name))
 
+    @app.get(
+        "/api/bot-ratings",
+        tags=["ratings"],
+        summary="The bots' ratings from the calibration ladder (ttr calibrate), on the players' scale",
+    )
+    async def bot_ratings() -> Response:
+        from ..sim.calibrate import load_shipped
+
+        return json_response(await asyncio.to_thread(load_shipped))
+
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
     async def list_editions() -> Response:
@@ -718,20 +728,22 @@ def create_app(settings: Settings) -> FastAPI:
         msg = await call(
             post_chat, service, game_id, token, user, body.channel, body.text, client_key(request.scope) if on else None
         )
+        hub.announce_chat(game_id)
         return json_response(msg)
 
     @app.get(
         "/api/games/{game_id}/chat",
         tags=["table"],
-        summary="A chat channel's messages after `since`",
-        responses=error_responses(404),
+        summary="A chat channel's messages after `since` (the players' channel of a running game: a seat token)",
+        responses=error_responses(401, 403, 404),
     )
     async def chat_get(
         game_id: str,
         channel: Literal["players", "spectators"] = "players",
         since: Annotated[int, Query(ge=0, le=2**53)] = 0,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        return json_response(await call(read_chat, service, game_id, channel, since))
+        return json_response(await call(read_chat, service, game_id, channel, since, bearer(authorization)))
 
     @app.post(
         "/api/games/{game_id}/rematch",
@@ -801,6 +813,7 @@ def create_app(settings: Settings) -> FastAPI:
             token = ws.query_params.get("token") or None
             seat = _int_param(ws.query_params.get("seat"), "seat")
             since = _int_param(ws.query_params.get("since"), "since")
+            wants_chat = ws.query_params.get("chat") == "1"
             live = await live_game(game_id)
             access = authorise(live, token) if token else SPECTATOR
             live.choose_seat(access, seat)
@@ -808,7 +821,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.send_text(json.dumps({"type": "error", "error": exc.body()["error"]}))
             await ws.close(code=4000 + exc.status)
             return
-        await Session(ws, hub, game_id, token, access, seat, settings.max_body_bytes).run(since)
+        await Session(ws, hub, game_id, token, access, seat, settings.max_body_bytes, wants_chat).run(since)
 
     # ------------------------------------------------------------------ static client
     def page(name: str) -> Response:
@@ -834,6 +847,10 @@ def create_app(settings: Settings) -> FastAPI:
         if not (STATIC_DIR / "play.html").is_file() and (STATIC_DIR / "index.html").is_file():
             return HTMLResponse(preloading_page("game.js"))
         return page("play.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> Response:
+        return page("profile.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
@@ -867,7 +884,15 @@ class Session:
     """One WebSocket: sends an update after every change (what this seat may see), takes actions and pings."""
 
     def __init__(
-        self, ws: WebSocket, hub: Hub, game_id: str, token: str | None, access: Access, seat: int | None, max_bytes: int
+        self,
+        ws: WebSocket,
+        hub: Hub,
+        game_id: str,
+        token: str | None,
+        access: Access,
+        seat: int | None,
+        max_bytes: int,
+        chat: bool = False,
     ) -> None:
         self.ws = ws
         self.hub = hub
@@ -876,6 +901,7 @@ class Session:
         self.access = access
         self.seat = seat
         self.max_bytes = max_bytes
+        self.chat = chat
         self.send_lock = asyncio.Lock()
 
     async def send(self, obj: Any) -> None:
@@ -885,15 +911,48 @@ class Session:
     async def run(self, since: int | None) -> None:
         wake = self.hub.subscribe(self.game_id)
         writer = asyncio.create_task(self.write_logged(since, wake))
+        chat_wake = self.hub.subscribe_chat(self.game_id) if self.chat else None
+        chatter = asyncio.create_task(self.write_chat(chat_wake)) if chat_wake is not None else None
         try:
             await self.read()
         except WebSocketDisconnect:
             pass
         finally:
             self.hub.unsubscribe(self.game_id, wake)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            if chat_wake is not None:
+                self.hub.unsubscribe_chat(self.game_id, chat_wake)
+            for task in (writer, chatter):
+                if task is None:
+                    continue
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def write_chat(self, chat_wake: asyncio.Event) -> None:
+        """(``?chat=1``) Push the chat: on connect every message this connection may read (if any), then each new
+        one, as `{"type": "chat", "messages": [...]}`. The end of the game opens the players' channel to all, so a
+        spectator's connection also looks again (every 5 s) until it has seen the game over."""
+        since: dict[str, int] = {}
+        seen_over = not self.access.spectator  # a seat reads both channels from the start
+        try:
+            while True:
+                msgs = await self.hub.call(chat_for, self.hub.service, self.game_id, self.access, since)
+                if msgs:
+                    await self.send({"type": "chat", "messages": msgs})
+                while True:
+                    try:
+                        await asyncio.wait_for(chat_wake.wait(), timeout=None if seen_over else 5.0)
+                        break
+                    except TimeoutError:
+                        live = self.hub.service.cached(self.game_id)
+                        if live is not None and live.status in ("finished", "abandoned"):
+                            seen_over = True
+                            break
+                chat_wake.clear()
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            log.debug("chat push stopped in game %s: %s", self.game_id, exc)
 
     async def write_logged(self, since: int | None, wake: asyncio.Event) -> None:
         try:

@@ -51,6 +51,7 @@ class Hub:
         self.undo_window = settings.undo_window
         self.pool = BotPool(settings.bot_workers, settings.bot_budget, settings.bot_factory)
         self._subs: dict[str, set[asyncio.Event]] = {}
+        self._chat_subs: dict[str, set[asyncio.Event]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
@@ -107,6 +108,23 @@ class Hub:
             if not subs:
                 del self._subs[game_id]
 
+    def subscribe_chat(self, game_id: str) -> asyncio.Event:
+        wake = asyncio.Event()
+        self._chat_subs.setdefault(game_id, set()).add(wake)
+        return wake
+
+    def unsubscribe_chat(self, game_id: str, wake: asyncio.Event) -> None:
+        subs = self._chat_subs.get(game_id)
+        if subs is not None:
+            subs.discard(wake)
+            if not subs:
+                del self._chat_subs[game_id]
+
+    def announce_chat(self, game_id: str) -> None:
+        """A chat message was written in `game_id` (here, or in another process: a notification)."""
+        for wake in self._chat_subs.get(game_id, ()):
+            wake.set()
+
     def announce(self, live: LiveGame) -> None:
         """A change to `live` was committed by this process: wake its watchers, start its bot if one is to move."""
         for wake in self._subs.get(live.id, ()):
@@ -132,7 +150,9 @@ class Hub:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             game_id, _, seq = note.payload.partition(" ")
-                            if seq.isdigit():
+                            if seq == "chat":
+                                self._post(partial(self.announce_chat, game_id))
+                            elif seq.isdigit():
                                 self._post(partial(self._on_remote, game_id, int(seq)))
             except Exception as exc:  # connection lost: retry
                 if self._stop.is_set():

@@ -1203,7 +1203,12 @@ class GameService:
             late = (_now() - deadline).total_seconds()
             mode = {"mode": "drop" if drop else "bot", "level": level, "deadline": _iso(deadline)}
             evs: list[tuple[int | None, Event]] = [(None, Event("timeout", p, dict(mode))) for p in late_seats]
-            new, _ = self._append(conn, live, _now(), evs, seats=new_seats)
+            changes: dict[str, Any] = {"seats": new_seats}
+            if live.rated and late_seats and not drop:
+                # a bot now plays a person's seat: its moves must not count for or against anyone's rating
+                conn.execute(games.update().where(games.c.id == live.id).values(rated=False))
+                changes["rated"] = False
+            new, _ = self._append(conn, live, _now(), evs, **changes)
             self.last_timeout_lateness = late
             return new, True
 

@@ -1,10 +1,16 @@
 """At the table: chat per game (a players' channel and a spectators' channel) and rematch.
 
 Chat messages are plain text (control and format characters removed, whitespace collapsed, 1-300 characters),
-stored with the game (``chat`` table) and readable for as long as the game is (replays included). The players'
+stored with the game (``chat`` table) and kept for as long as the game is (replays included). The players'
 channel takes messages from the game's seats (a seat token); the spectators' channel from signed-in accounts
 that have no seat in the game. Both are rate-limited per client and game (``rate_chat``). Clients must render
 the text as text (the browser client uses text nodes), never as markup.
+
+Who reads what: while the game runs, the players' channel is read only with a seat token of the game (what the
+players tell each other is not for the audience, who might pass it on to another player); the spectators'
+channel is public (spectators see only the public view, so nothing they write can reveal a secret; players may
+read it). Once the game is over (finished or closed) both channels are public, as its record and replay are.
+Messages are pushed over the game's WebSocket (``?chat=1``) to those who may read them.
 
 Rematch: a player of a finished game offers the same table again (edition, options, seats and bot levels,
 clock, hot-seat, listing). The first offer creates the new game, with every human seat reserved; each player
@@ -27,7 +33,7 @@ from .db import chat, games
 from .errors import ApiError
 from .maps import is_custom
 from .security import clean_name
-from .service import ABANDONED, FINISHED, GameService, LiveGame, authorise
+from .service import ABANDONED, FINISHED, SPECTATOR, Access, GameService, LiveGame, authorise
 
 CHAT_MAX = 300
 CHANNELS = ("players", "spectators")
@@ -61,11 +67,40 @@ def post_chat(
         mid = conn.execute(
             chat.insert().values(game_id=live.id, channel=channel, seat=seat, name=name, text=body, at=now)
         ).inserted_primary_key[0]
+        service.db.notify(conn, f"{live.id} chat")  # other processes push it to their WebSockets
     return {"id": mid, "channel": channel, "seat": seat, "name": name, "text": body, "at": now.isoformat()}
 
 
-def read_chat(service: GameService, game_id: str, channel: str, since: int, limit: int = 200) -> dict[str, Any]:
+def readable_channels(live: LiveGame, access: Access) -> tuple[str, ...]:
+    """The channels `access` may read: a seat reads both; anyone else the spectators' one, and the players' one
+    once the game is over."""
+    if not access.spectator or live.status in (FINISHED, ABANDONED):
+        return CHANNELS
+    return ("spectators",)
+
+
+def _message(r: Any) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "channel": r.channel,
+        "seat": r.seat,
+        "name": r.name,
+        "text": r.text,
+        "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).isoformat(),
+    }
+
+
+def read_chat(
+    service: GameService, game_id: str, channel: str, since: int, token: str | None = None, limit: int = 200
+) -> dict[str, Any]:
+    """A channel's messages after `since`, if the caller may read it (see the module docstring): the players'
+    channel of a running game needs a seat token (401 token_required / bad_token, 403 players_only)."""
     live = service.get(game_id)
+    access = authorise(live, token) if token is not None else SPECTATOR
+    if channel not in readable_channels(live, access):
+        if token is None:
+            raise ApiError(401, "token_required", "the players' chat is read with a seat token while the game runs")
+        raise ApiError(403, "players_only", "the players' chat is for the players while the game runs")
     with service.db.read() as conn:
         rows = conn.execute(
             sa.select(chat)
@@ -73,19 +108,27 @@ def read_chat(service: GameService, game_id: str, channel: str, since: int, limi
             .order_by(chat.c.id)
             .limit(limit)
         ).all()
-    return {
-        "messages": [
-            {
-                "id": r.id,
-                "channel": r.channel,
-                "seat": r.seat,
-                "name": r.name,
-                "text": r.text,
-                "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).isoformat(),
-            }
-            for r in rows
-        ]
-    }
+    return {"messages": [_message(r) for r in rows]}
+
+
+def chat_for(service: GameService, game_id: str, access: Access, since: dict[str, int], limit: int = 200) -> list[dict[str, Any]]:
+    """(WebSocket) the messages after `since[channel]` of every channel `access` may read now, oldest first;
+    `since` is advanced."""
+    live = service.cached(game_id) or service.get(game_id)
+    out: list[dict[str, Any]] = []
+    with service.db.read() as conn:
+        for channel in readable_channels(live, access):
+            rows = conn.execute(
+                sa.select(chat)
+                .where(chat.c.game_id == live.id, chat.c.channel == channel, chat.c.id > since.get(channel, 0))
+                .order_by(chat.c.id.desc())
+                .limit(limit)
+            ).all()
+            if rows:
+                since[channel] = rows[0].id
+            out += [_message(r) for r in reversed(rows)]
+    out.sort(key=lambda m: m["id"])
+    return out
 
 
 def _offer(service: GameService, old: LiveGame) -> str:

@@ -5,6 +5,7 @@
 import { api, currentAccount, savedTokens, setAccount } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { refreshTurnWatch } from "./notify.js";
 
 export class AccountPanel {
   constructor(editions) {
@@ -61,12 +62,36 @@ export class AccountPanel {
     this.node.replaceChildren(
       h("h2", {}, t("account.signed_in", { name: user.name })),
       h("div", { class: "account-actions" },
-        h("a", { href: `/api/players/${encodeURIComponent(user.name)}`, target: "_blank", rel: "noopener" }, t("account.profile")),
+        h("a", { href: `/players/${encodeURIComponent(user.name)}`, id: "profile-link" }, t("account.profile")),
         h("button", { type: "button", id: "claim-button", onclick: () => this.claimAll() }, t("account.claim")),
         h("button", { type: "button", id: "logout-button", onclick: () => this.logout() }, t("account.logout"))),
       h("h3", {}, t("account.my_games"), yourTurn ? h("span", { class: "badge your-turn", id: "your-turn-count" }, String(yourTurn)) : null),
-      items.length ? h("ul", { class: "my-games", id: "my-games" }, items) : h("p", { class: "hint" }, t("account.no_games")));
+      items.length ? h("ul", { class: "my-games", id: "my-games" }, items) : h("p", { class: "hint" }, t("account.no_games")),
+      this.passwordForm());
     document.title = yourTurn ? `(${yourTurn}) ${t("app.title")}` : t("app.title");
+  }
+
+  /** Change the password: the server ends every other session and gives this browser a new one (and CSRF token). */
+  passwordForm() {
+    const old = h("input", { type: "password", id: "old-password", maxlength: "256", autocomplete: "current-password", "aria-label": t("account.old_password"), placeholder: t("account.old_password") });
+    const fresh = h("input", { type: "password", id: "new-password", maxlength: "256", minlength: "8", autocomplete: "new-password", "aria-label": t("account.new_password"), placeholder: t("account.new_password") });
+    const submit = async (ev) => {
+      ev.preventDefault();
+      try {
+        const me = await api("POST", "/api/auth/password", { body: { old_password: old.value, new_password: fresh.value } });
+        setAccount(me);
+        this.me = me;
+        old.value = "";
+        fresh.value = "";
+        toast(t("account.password_changed"), "ok");
+      } catch (err) {
+        toast(err.message, "error");
+      }
+    };
+    return h("details", { class: "password-change", id: "password-change" },
+      h("summary", {}, t("account.change_password")),
+      h("form", { class: "account-form", id: "password-form", onsubmit: submit }, old, fresh,
+        h("button", { type: "submit", id: "password-button" }, t("account.change_password"))));
   }
 
   async renderBoard() {
@@ -81,8 +106,8 @@ export class AccountPanel {
     const tables = Object.entries(data.classes).map(([klass, rows]) => h("div", { class: "board-class", dataset: { class: klass } },
       h("h3", {}, t("account.class", { class: klass })),
       rows.length
-        ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("account.player")), h("th", {}, t("account.rating")), h("th", {}, t("account.games"))),
-          rows.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", { class: "board-name" }, r.name), h("td", {}, r.ordinal.toFixed(1)), h("td", {}, String(r.games)))))
+        ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("account.player")), h("th", { title: t("account.rating_help") }, t("account.rating")), h("th", { title: t("account.mu_help") }, "μ"), h("th", {}, t("account.games"))),
+          rows.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", { class: "board-name" }, r.name), h("td", {}, r.ordinal.toFixed(1)), h("td", {}, r.mu.toFixed(1)), h("td", {}, String(r.games)))))
         : h("p", { class: "hint" }, t("account.no_ratings"))));
     this.board.replaceChildren(h("h2", {}, t("account.leaderboard")), select, ...tables);
   }
@@ -92,6 +117,7 @@ export class AccountPanel {
       const me = await api("POST", path, { body: { name, password } });
       setAccount(me);
       this.me = me;
+      refreshTurnWatch();
       toast(t("account.welcome", { name: me.user.name }), "ok");
       await this.refresh();
     } catch (err) {
@@ -107,6 +133,7 @@ export class AccountPanel {
     }
     setAccount(null);
     this.me = { user: null, csrf_token: null };
+    refreshTurnWatch();
     this.games = [];
     this.render();
   }

@@ -92,12 +92,14 @@ export function forgetToken(gameId) {
  * {seq, events, state}; onStatus("online" | "offline").
  */
 export class GameSocket {
-  constructor(gameId, { token, seat, since, onUpdate, onError, onStatus }) {
+  constructor(gameId, { token, seat, since, chat, onUpdate, onChat, onError, onStatus }) {
     this.gameId = gameId;
     this.token = token;
     this.seat = seat;
     this.since = since ?? 0;
     this.onUpdate = onUpdate;
+    this.chat = Boolean(chat); // ?chat=1: the server pushes the chat ({type: "chat", messages}) to onChat
+    this.onChat = onChat;
     this.onError = onError;
     this.onStatus = onStatus;
     this.closed = false;
@@ -111,6 +113,7 @@ export class GameSocket {
     if (this.token) q.set("token", this.token);
     if (this.seat !== null && this.seat !== undefined) q.set("seat", String(this.seat));
     q.set("since", String(this.since));
+    if (this.chat) q.set("chat", "1");
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}?${q}`;
   }
 
@@ -135,6 +138,8 @@ export class GameSocket {
       if (msg.type === "update") {
         if (typeof msg.seq === "number") this.since = Math.max(this.since, msg.seq);
         this.onUpdate?.(msg);
+      } else if (msg.type === "chat") {
+        this.onChat?.(msg.messages || []);
       } else if (msg.type === "error") {
         this.onError?.(msg.error || {});
       }

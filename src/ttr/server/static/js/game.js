@@ -19,6 +19,7 @@ import { ScoreWalk } from "./scorewalk.js";
 import * as motion from "./motion.js";
 import * as sheets from "./sheets.js";
 import { ChatPanel, clockNodes } from "./tablepanel.js";
+import { notifyTurn } from "./notify.js";
 
 export async function startGame(root, gameId, params) {
   const game = new GameClient(root, gameId, params);
@@ -235,7 +236,12 @@ export class GameClient {
       token: this.token,
       seat: this.hotseat ? null : this.mySeat,
       since: this.state ? this.state.seq : 0,
+      chat: true,
       onUpdate: (msg) => this.onUpdate(msg),
+      onChat: (messages) => {
+        if (this.chat) this.chat.receive(messages);
+        else { this.chatMessages = this.chatMessages || new Map(); for (const m of messages) this.chatMessages.set(m.id, m); }
+      },
       onError: (err) => toast(t("error.refused", { message: err.message || err.code }), "error"),
       onStatus: (status) => {
         this.online = status === "online";
@@ -305,7 +311,10 @@ export class GameClient {
       const delta = p.score - (before.scores[seat] ?? p.score);
       if (delta) motion.scoreChange(this.els.players.querySelector(`.player[data-seat="${seat}"] .stat.score b`), delta);
     });
-    if (!before.myTurn && this.isMyTurn()) motion.sound("turn");
+    if (!before.myTurn && this.isMyTurn()) {
+      motion.sound("turn");
+      notifyTurn(t("notify.your_turn_in", { game: this.summary.name || editionName(this.summary.edition, this.summary.edition_name) }), `ttr-${this.id}`, `/play/${encodeURIComponent(this.id)}`);
+    }
   }
 
   async send(action) {
@@ -403,7 +412,7 @@ export class GameClient {
       h("section", { class: "area-board" }, boardHost, zoom, this.els.waiting),
       h("section", { class: "area-right panel" },
         h("h2", {}, t("game.market")), this.els.market, this.els.deck, this.els.actions,
-        h("h2", {}, t("game.log")), this.els.log, (this.chat = new ChatPanel(this)).node),
+        h("h2", {}, t("game.log")), this.els.log, (this.chat = new ChatPanel(this, { replay: this.isReplay === true })).node),
       h("section", { class: "area-hand panel" }, h("h2", { id: "hand-heading" }, t(this.watching ? "game.cards" : "game.my_cards")), this.els.hand),
       this.els.sheet, this.els.walk); // docked over the right column on wide screens, a bottom sheet on narrow ones (app.css)
     this.sheetKey = null;

@@ -32,7 +32,8 @@ class Lobby {
   constructor(root) {
     this.root = root;
     this.editions = [];
-    this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {}, clock: { kind: "none", seconds: 120, hours: 24, on_timeout: "bot" } };
+    this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {}, clock: { kind: "none", seconds: 120, hours: 24, on_timeout: "bot", bot_level: "medium" } };
+    this.botRatings = {}; // level -> the calibration ladder's rating (GET /api/bot-ratings)
     this.lists = { open: [], active: [], finished: [] };
     this.created = null;
   }
@@ -44,6 +45,9 @@ class Lobby {
       this.root.replaceChildren(h("p", { class: "page-error" }, t("error.server", { message: err.message })));
       return;
     }
+    try {
+      this.botRatings = (await api("GET", "/api/bot-ratings")).levels || {};
+    } catch { /* no figures: plain level names */ }
     this.setEdition(this.editions[0].id);
     this.account = new AccountPanel(this.editions);
     this.render();
@@ -221,7 +225,7 @@ class Lobby {
       }, h("option", { value: "human", selected: value === "human" }, t(i === 0 || f.hotseat ? "lobby.human" : "lobby.invited")),
       // an open seat: anyone in the lobby may take it (an invited seat is reserved for its link)
       i > 0 && !f.hotseat ? h("option", { value: "open", selected: value === "open" }, t("lobby.open_choice")) : null,
-      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}`, title: t(`level_style.${lv}`) }, t("lobby.bot_level", { level: t(`level.${lv}`) }))));
+      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}`, title: t(`level_style.${lv}`) }, this.levelLabel(lv))));
       const nameField = s.type === "human" && f.hotseat
         ? h("input", { type: "text", class: "seat-name", maxlength: "32", value: s.name || (i === 0 ? this.myName() : ""), placeholder: t("seat.player_n", { n: i + 1 }), oninput: (ev) => { s.name = ev.target.value; } })
         : null;
@@ -272,19 +276,28 @@ class Lobby {
       });
       const onTimeout = h("select", { id: "clock-timeout", onchange: (ev) => { c.on_timeout = ev.target.value; } },
         ["bot", "drop"].map((k) => h("option", { value: k, selected: c.on_timeout === k }, t(`lobby.clock_timeout_${k}`))));
+      const botLevel = h("select", { id: "clock-bot-level", onchange: (ev) => { c.bot_level = ev.target.value; } },
+        LEVELS.map((lv) => h("option", { value: lv, selected: c.bot_level === lv, title: t(`level_style.${lv}`) }, this.levelLabel(lv))));
       rows.push(
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t(real ? "lobby.clock_seconds" : "lobby.clock_hours")), amount)),
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_on_timeout")), onTimeout)),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_bot_level")), botLevel)),
         h("p", { class: "hint" }, t("lobby.clock_help")));
     }
     return h("fieldset", { id: "clock-choice" }, h("legend", {}, t("lobby.clock")), rows);
+  }
+
+  /** "Bot (medium ≈ 25.0)": the level and its rating (mu) on the players' scale (the calibration ladder, docs/client.md). */
+  levelLabel(lv) {
+    const r = this.botRatings[lv];
+    return r ? t("lobby.bot_level_rated", { level: t(`level.${lv}`), rating: r.mu.toFixed(1) }) : t("lobby.bot_level", { level: t(`level.${lv}`) });
   }
 
   /** The `clock` of POST /api/games, or null for none. */
   clockBody() {
     const c = this.form.clock;
     if (c.kind === "none") return null;
-    const body = { kind: c.kind, on_timeout: c.on_timeout };
+    const body = { kind: c.kind, on_timeout: c.on_timeout, bot_level: c.bot_level };
     if (c.kind === "realtime") body.seconds = c.seconds;
     else body.hours = c.hours;
     return body;

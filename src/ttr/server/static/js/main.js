@@ -4,6 +4,7 @@
 import { applyTranslations, currentLanguage, initI18n, LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { h, toast } from "./dom.js";
 import { muted, reduceMotion, setMuted, setReduceMotion } from "./motion.js";
+import { startTurnWatch } from "./notify.js";
 
 const CB_KEY = "ttr.colourblind";
 
@@ -66,12 +67,17 @@ async function main() {
   applyTranslations(document);
   document.title = t("app.title");
   setupTopbar();
+  startTurnWatch(); // signed in: the "my games" badge in the top bar, and a notification when a turn comes (notify.js)
   const root = document.getElementById("app");
   try {
     if (parts[0] === "play" && parts[1]) {
       document.body.classList.add("page-game");
       const { startGame } = await import("./game.js");
       window.ttrGame = await startGame(root, parts[1], params);
+    } else if (parts[0] === "players" && parts[1]) {
+      document.body.classList.add("page-profile");
+      const { startProfile } = await import("./profile.js");
+      window.ttrProfile = await startProfile(root, parts[1]);
     } else if (parts[0] === "replay" && parts[1]) {
       document.body.classList.add("page-replay");
       const { startReplay } = await import("./replay.js");

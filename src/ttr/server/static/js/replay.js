@@ -21,6 +21,7 @@ class ReplayViewer extends GameClient {
     this.steps = 0;
     this.cache = new Map();
     this.playing = null;
+    this.isReplay = true; // the chat panel reads the finished game's channels instead of a socket
   }
 
   async start() {

@@ -1,0 +1,113 @@
+// "Your turn" beyond the tab title: the browser Notifications API (asked for on a click, never on load, and used
+// only when this page is not in front) and the top bar's "My games" badge with the number of games, on the
+// account, where it is your turn (GET /api/me/games, every 15 s while signed in).
+
+import { api, currentAccount } from "./api.js";
+import { h } from "./dom.js";
+import { onLanguageChange, t } from "./i18n.js";
+
+export function notificationsSupported() {
+  return typeof window.Notification === "function";
+}
+
+export function notificationsOn() {
+  return notificationsSupported() && window.Notification.permission === "granted";
+}
+
+/** Ask for permission (call from a click: browsers refuse to ask otherwise). Resolves to the permission. */
+export async function askNotifications() {
+  if (!notificationsSupported()) return "unsupported";
+  try {
+    return await window.Notification.requestPermission();
+  } catch {
+    return window.Notification.permission;
+  }
+}
+
+function pageInFront() {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+/** Show a notification if permitted and the player is looking elsewhere; `tag` replaces an older one of the same. */
+export function notifyTurn(body, tag, url) {
+  if (!notificationsOn() || pageInFront()) return null;
+  try {
+    const n = new window.Notification(t("notify.title"), { body, tag, icon: "/static/favicon.svg" });
+    if (url) n.onclick = () => { window.focus(); if (location.pathname + location.search !== url) location.href = url; };
+    return n;
+  } catch {
+    return null;
+  }
+}
+
+/** The top bar's badge and its notification button; polls the account's games while signed in. */
+class TurnWatch {
+  constructor() {
+    this.count = null;
+    this.games = [];
+    this.node = h("span", { class: "turn-watch", id: "turn-watch" });
+    const tools = document.querySelector(".topbar-tools");
+    if (tools) tools.prepend(this.node);
+    onLanguageChange(() => this.render());
+  }
+
+  async start() {
+    const me = await currentAccount();
+    if (!me.user) { this.render(); return; }
+    await this.poll();
+    this.timer = setInterval(() => this.poll(), 15000);
+  }
+
+  async poll() {
+    const me = await currentAccount();
+    if (!me.user) { this.count = null; this.render(); return; }
+    let games;
+    try {
+      games = await api("GET", "/api/me/games");
+    } catch {
+      return;
+    }
+    const waiting = games.filter((g) => g.your_turn);
+    const before = new Set(this.games.filter((g) => g.your_turn).map((g) => g.game_id));
+    const fresh = waiting.filter((g) => !before.has(g.game_id));
+    if (this.count !== null && fresh.length) {
+      // the game page notifies for its own game: here only the others
+      const here = location.pathname.split("/")[2];
+      const others = fresh.filter((g) => g.game_id !== here);
+      if (others.length) notifyTurn(t("notify.games", { count: others.length }), "ttr-my-games", "/#account-panel");
+    }
+    this.games = games;
+    this.count = waiting.length;
+    this.render();
+  }
+
+  render() {
+    const badge = this.count === null ? null : h("a", { href: "/#account-panel", class: "my-games-link", id: "my-games-badge", title: t("notify.badge_label", { count: this.count }) },
+      h("span", { class: "label-text" }, t("account.my_games")),
+      h("span", { class: this.count ? "badge your-turn" : "badge none", id: "my-games-count" }, String(this.count)));
+    const bell = notificationsSupported() && window.Notification.permission === "default"
+      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, t("notify.ask"))
+      : null;
+    this.node.replaceChildren(...[badge, bell].filter(Boolean));
+  }
+}
+
+let watch = null;
+
+export function startTurnWatch() {
+  if (!watch) {
+    watch = new TurnWatch();
+    watch.start();
+  }
+  return watch;
+}
+
+/** After a sign-in or sign-out on this page. */
+export function refreshTurnWatch() {
+  if (watch) {
+    clearInterval(watch.timer);
+    watch.count = null;
+    watch.games = [];
+    watch.start().then(() => watch.render());
+  }
+}

@@ -1,0 +1,270 @@
+"""Issue 17 in the browser: the chat pushed over the WebSocket with a mute per player (remembered) and shown in the
+replay, spectators kept out of the players' channel; the profile page (rating history drawn as an inline SVG,
+games per edition, statistics, recent games) in four languages with an axe-core scan at 1366x768 and 390x844;
+the password change form; the take-over bot level chooser and the bots' calibrated figures in the seat menu; the
+"my games" badge and the Notifications API (permission asked on a click; a stubbed Notification records what
+the page shows) (docs/client.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from browser_helpers import ApiFailure, Server, game_url, quick_choice, screenshot_path, state, wait_ready
+from test_accounts_ui import PASSWORD, post
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+RUN_AXE = """async () => {
+  const r = await window.axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
+    targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ')) }));
+}"""
+
+STUB_NOTIFICATION = """(() => {
+  const perm = %s;
+  window.__notes = [];
+  window.__asked = 0;
+  class FakeNotification {
+    constructor(title, options) { window.__notes.push({ title, body: options && options.body, tag: options && options.tag }); }
+  }
+  FakeNotification.permission = perm;
+  FakeNotification.requestPermission = async () => {
+    window.__asked += 1;
+    FakeNotification.permission = 'granted';
+    return 'granted';
+  };
+  window.Notification = FakeNotification;
+  document.hasFocus = () => false;  // the player is looking at another window
+})();"""
+
+
+def sign_up(page: Any, server: Server, name: str) -> None:
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#signup-button")
+    page.wait_for_selector("#logout-button")
+
+
+def play_out(server: Server, gid: str, tokens: dict[int, str]) -> None:
+    for _ in range(3000):
+        states = [state(server, gid, tokens[s], s) for s in tokens]
+        if states[0]["view"]["phase"] == "over":
+            return
+        for seat, st in zip(tokens, states, strict=True):
+            if st["legal"]:
+                try:
+                    body = {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
+                    server.api("POST", f"/api/games/{gid}/actions", tokens[seat], body)
+                except ApiFailure as exc:
+                    if exc.status != 409:
+                        raise
+    raise AssertionError("the game did not end")
+
+
+def chat_texts(page: Any) -> list[str]:
+    return page.evaluate("() => [...document.querySelectorAll('#chat-list .chat-text')].map((n) => n.textContent)")
+
+
+def axe(page: Any, what: str) -> list[dict[str, Any]]:
+    # axe-core comes in as the context's init script (the page's CSP would refuse a script tag)
+    found = page.evaluate(RUN_AXE)
+    for v in found:
+        print(what, v["impact"], v["id"], v["nodes"], v["targets"])
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_chat_push_mute_replay_and_profile(server: Server, browser: Any, new_page: Any) -> None:
+    alice, bob = new_page(), new_page()
+    sign_up(alice, server, "pf_alice")
+    sign_up(bob, server, "pf_bob")
+    created = post(alice, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "human"}]})
+    gid = created["game_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    post(alice, f"/api/games/{gid}/join", {"name": "Alice"}, tokens[0])
+    post(bob, f"/api/games/{gid}/join", {"name": "Bob"}, tokens[1])
+    # Bob at the table, a spectator watching; both count their chat reads over HTTP (there must be none: pushed)
+    polls: list[str] = []
+    for p in (alice, bob):
+        p.on("request", lambda r: polls.append(r.url) if "/chat" in r.url and r.method == "GET" else None)
+    bob.goto(game_url(server, gid, tokens[1]))
+    wait_ready(bob)
+    bob.click("#chat summary")
+    watcher = new_page()
+    watcher.on("request", lambda r: polls.append(r.url) if "/chat" in r.url and r.method == "GET" else None)
+    watcher.goto(f"{server.base}/play/{gid}?watch=1")
+    wait_ready(watcher)
+    watcher.wait_for_selector("#chat")
+    watcher.click("#chat summary")
+    alice.goto(game_url(server, gid, tokens[0]))
+    wait_ready(alice)
+    alice.click("#chat summary")
+    alice.fill("#chat-input", "<b>hi</b> Bob")
+    alice.press("#chat-input", "Enter")
+    bob.wait_for_function(
+        "() => [...document.querySelectorAll('#chat-list .chat-text')].some((n) => n.textContent === '<b>hi</b> Bob')"
+    )
+    assert bob.locator("#chat-list b b").count() == 0  # text, never markup
+    # a spectator's message (signed in, no seat) reaches the players and the watchers
+    fan = new_page()
+    sign_up(fan, server, "pf_fan")
+    post(fan, f"/api/games/{gid}/chat", {"channel": "spectators", "text": "good luck"})
+    bob.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 2")
+    watcher.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 1")
+    assert chat_texts(watcher) == ["good luck"]  # never the players' channel while the game runs
+    assert polls == []  # nothing polled: every message came over the WebSocket
+    # Bob mutes Alice: her message is hidden, still after a reload; unmuted, it is back
+    bob.click("#chat-list li[data-channel='players'] .chat-mute")
+    assert chat_texts(bob) == ["good luck"]
+    bob.reload()
+    wait_ready(bob)
+    bob.click("#chat summary")
+    bob.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 1")
+    assert chat_texts(bob) == ["good luck"] and bob.locator("#chat-muted .chat-unmute").count() == 1
+    bob.click("#chat-muted .chat-unmute")
+    bob.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 2")
+    # the game ends (a rated game between two accounts): the replay shows both channels to anyone
+    play_out(server, gid, tokens)
+    for size in ((1366, 768), (390, 844)):
+        page = new_page(width=size[0], height=size[1])
+        page.set_default_timeout(120000)  # the first replay step is computed in the bot pool: slow on a loaded machine
+        page.goto(f"{server.base}/replay/{gid}")
+        wait_ready(page)
+        page.click("#chat summary")
+        page.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 2")
+        assert chat_texts(page) == ["<b>hi</b> Bob", "good luck"]
+        assert page.locator("#chat-input").count() == 0  # the replay's chat is read-only
+    # the profile page: one rated game drawn, the statistics the server computed, a replay link
+    prof = server.api("GET", "/api/players/pf_alice")
+    assert len(prof["history"]) == 1
+    for lang in ("en", "pt", "es", "it"):
+        for w, h in ((1366, 768), (390, 844)):
+            ctx = browser.new_context(viewport={"width": w, "height": h}, locale=lang)
+            ctx.add_init_script(path=str(AXE))
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            page.goto(f"{server.base}/players/pf_alice")
+            wait_ready(page)
+            page.wait_for_selector("#profile")
+            assert page.locator("h1").inner_text() == "pf_alice"
+            circles = page.evaluate(
+                "() => [...document.querySelectorAll('#rating-chart circle.point')].map((c) => Number(c.dataset.ordinal))"
+            )
+            assert circles == [h_["ordinal"] for h_ in prof["history"]]
+            assert page.locator("#rating-chart path.series").count() == 1
+            rows = page.evaluate(
+                "() => [...document.querySelectorAll('#profile-editions tbody tr')].map((r) => r.innerText.split('\\t'))"
+            )
+            usa = prof["editions"]["usa"]
+            assert len(rows) == 1 and rows[0][1:] == [str(usa["games"]), str(usa["won"]), str(usa["rated_games"])]
+            stat_rows = page.locator("#profile-stats tbody tr").count()
+            assert stat_rows == len(usa["totals"]) + 1  # every statistic served, and the average route length
+            assert page.locator(f"#recent-games a[href='/replay/{gid}']").count() == 1
+            if lang == "en":
+                assert "Routes claimed" in page.locator("#profile-stats").inner_text()
+            else:
+                assert page.locator("#profile-stats").inner_text().count("Routes claimed") == 0  # translated
+            if lang in ("en", "pt"):  # the scan costs seconds: two languages at both sizes
+                assert axe(page, f"profile {lang} {w}x{h}") == []
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= w
+            if lang == "en":
+                page.screenshot(path=str(screenshot_path(f"profile-{w}x{h}.png")))
+            assert errors == []
+            ctx.close()
+    # the account panel's profile link opens the page (no JSON)
+    alice.goto(server.base + "/")
+    wait_ready(alice)
+    alice.click("#profile-link")
+    alice.wait_for_selector("#rating-chart")
+
+
+def test_password_change_levels_and_takeover_level(server: Server, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, server, "pf_carol")
+    # the seat menu shows each level's calibrated rating, as shipped
+    ladder = server.api("GET", "/api/bot-ratings")["levels"]
+    assert set(ladder) == {"easy", "medium", "hard", "max"}
+    labels = page.evaluate("() => [...document.querySelectorAll('.seat-type')[1].options].map((o) => o.textContent)")
+    for level, word in (("easy", "easy"), ("medium", "medium"), ("hard", "hard"), ("max", "strongest")):
+        assert f"Bot ({word} ≈ {ladder[level]['mu']:.1f})" in labels, labels
+    # password change: the new one works, the old one no longer
+    page.click("#password-change summary")
+    page.fill("#old-password", PASSWORD)
+    page.fill("#new-password", "another long password")
+    page.click("#password-button")
+    page.wait_for_selector(".toast:has-text('Password changed')")
+    base = server.base
+    ok = page.request.post(base + "/api/auth/login", data={"name": "pf_carol", "password": "another long password"})
+    assert ok.status == 200
+    bad = page.request.post(base + "/api/auth/login", data={"name": "pf_carol", "password": PASSWORD})
+    assert bad.status == 401
+    page.reload()
+    wait_ready(page)
+    # a timed game: the bot that takes over after a timeout is chosen in the lobby
+    page.select_option("#clock-kind", "realtime")
+    page.select_option("#clock-bot-level", "hard")
+    page.fill("#clock-amount", "300")
+    sent: list[Any] = []
+    page.on(
+        "request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith("/api/games") and r.method == "POST" else None
+    )
+    page.click("#create-game")
+    page.wait_for_url(lambda u: "/play/" in u)
+    assert sent and sent[0]["clock"] == {"kind": "realtime", "on_timeout": "bot", "bot_level": "hard", "seconds": 300}
+    gid = page.url.split("/play/")[1].split("?")[0]
+    assert server.api("GET", f"/api/games/{gid}")["clock"]["bot_level"] == "hard"
+
+
+def test_notifications_and_my_games_badge(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.grant_permissions(["notifications"])
+    ctx.add_init_script(STUB_NOTIFICATION % "'default'")
+    page = ctx.new_page()
+    sign_up(page, server, "pf_dan")
+    # asked on a click only (never on load)
+    page.wait_for_selector("#notify-button")
+    assert page.evaluate("() => window.__asked") == 0
+    page.click("#notify-button")
+    page.wait_for_selector("#notify-button", state="detached")
+    assert page.evaluate("() => window.__asked") == 1
+    ctx.close()
+    # permission granted: a game against a bot, our move, the bot answers, our turn comes: one notification
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.grant_permissions(["notifications"])
+    ctx.add_init_script(STUB_NOTIFICATION % "'granted'")
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#account-name", "pf_dan")
+    page.fill("#account-password", PASSWORD)
+    page.click("#login-button")
+    page.wait_for_selector("#logout-button")
+    created = post(page, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]})
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    post(page, f"/api/games/{gid}/join", {"name": "Dan"}, token)
+    page.goto(game_url(server, gid, token))
+    wait_ready(page)
+    # setup: keep tickets through the API, then wait for our first turn
+    for _ in range(200):
+        st = state(server, gid, token)
+        if st["view"]["phase"] != "setup" and st["legal"]:
+            break
+        if st["legal"]:
+            server.api(
+                "POST", f"/api/games/{gid}/actions", token, {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
+            )
+    page.wait_for_selector("#my-games-count:has-text('1')")  # the top bar's badge: one game waits for us
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    before = page.evaluate("() => window.__notes.length")
+    st = state(server, gid, token)
+    server.api("POST", f"/api/games/{gid}/actions", token, {"action": {"type": "draw_blind"}, "expected_seq": st["seq"]})
+    st = state(server, gid, token)
+    if st["legal"]:  # the second card of the turn
+        server.api("POST", f"/api/games/{gid}/actions", token, {"action": {"type": "draw_blind"}, "expected_seq": st["seq"]})
+    page.wait_for_function(f"() => window.__notes.length > {before}")
+    note = page.evaluate("() => window.__notes[window.__notes.length - 1]")
+    assert note["tag"] == f"ttr-{gid}" and "your turn" in note["body"].lower()
+    ctx.close()
