@@ -463,6 +463,8 @@ def test_tie_broken_by_completed_tickets() -> None:
     g = arrange(eu(), routes=routes, tickets={0: ["frankfurt-kobenhavn", "sofia-smyrna"]})
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [1, 2] and g.result()["winners"] == [0]
+    step = {"tiebreaker": "tickets_completed", "values": {"0": 1, "1": 0}}
+    assert g.tie_breaks() == [{"total": totals(g)[0], "players": [0, 1], "steps": [step], "shared": False}]
 
 
 def test_tie_broken_by_fewer_stations() -> None:
@@ -471,6 +473,9 @@ def test_tie_broken_by_fewer_stations() -> None:
     g = arrange(eu(), routes=routes, stations={"roma": 0}, tickets={})
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [2, 1] and g.result()["winners"] == [1]
+    (tie,) = g.tie_breaks()
+    assert [s["tiebreaker"] for s in tie["steps"]][-1] == "fewest_stations"
+    assert tie["steps"][-1]["values"] == {"0": 1, "1": 0} and not tie["shared"]  # stations built
 
 
 def test_tie_broken_by_the_european_express_then_shared() -> None:
@@ -482,6 +487,8 @@ def test_tie_broken_by_the_european_express_then_shared() -> None:
     shared = arrange(eu(), routes={"essen-frankfurt": 0, "sarajevo-sofia": 1}, tickets={})
     assert totals(shared)[0] == totals(shared)[1] and ranks(shared) == [1, 1]
     assert shared.result()["winners"] == [0, 1]
+    (tie,) = shared.tie_breaks()
+    assert tie["shared"] and [s["tiebreaker"] for s in tie["steps"]] == list(shared.rules.tiebreakers)
 
 
 def test_double_routes_one_lane_below_four_players_both_from_four() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from ttr.engine import Game
 from ttr.engine.actions import CLAIM
+from ttr.engine.phases import Phase
 
 
 @pytest.mark.parametrize(
@@ -58,3 +59,19 @@ def test_ticket_report_matches_final_scoring(edition: str, players: int, seed: i
             for rid in t["path"]:
                 owner = game.route_owner[routes[rid].index]
                 assert owner == p or t["status"] == "station"
+
+
+def test_served_rules_carry_the_tie_break_explanation_once_over() -> None:
+    """The state payload (server.service.served_rules) explains ties from the engine; the client only words it."""
+    from ttr.server.service import served_rules
+
+    game = Game("europe", 2, 0)
+    assert served_rules(game, 0)["tie_breaks"] == []  # not over: nothing to explain
+    game.phase = Phase.OVER
+    game.route_owner[game.edition.route_index["essen-frankfurt"]] = 0
+    game.route_owner[game.edition.route_index["sarajevo-sofia"]] = 1
+    game.tickets = [[], []]
+    game.reset_caches()
+    served = served_rules(game, None)["tie_breaks"]
+    assert served == game.tie_breaks() and len(served) == 1
+    assert served[0]["players"] == [0, 1] and served[0]["total"] == game.result()["players"][0]["total"]

@@ -8,7 +8,8 @@ The hidden part is sampled consistently with what this player saw:
 * the ticket decks keep their public sizes (this player's returned tickets at the bottom);
 * the train deck is the rest of the unseen cards, shuffled.
 
-The result is a ``Game`` built with ``Game.from_dict``, so a search can play it forward exactly.
+The result is a ``Game`` built with ``Game.from_parts`` (the same checks as any position read back), so a
+search can play it forward exactly.
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ import math
 import random
 from typing import Any
 
-from ..cards import CARD_NAMES, COLOURS, NCARDS, NO_CARD
+from ..cards import NCARDS, NO_CARD
 from ..editions import Edition, per_edition
 from ..engine import Game
-from ..engine.game import POSITION_FORMAT
 from ..engine.phases import Phase
 from ..engine.view import PlayerView
 from .board import map_info, route_weights, shortest_path
@@ -49,7 +49,6 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
     me = view.me
     assert me is not None and view.hand is not None
     n = view.players
-    names = CARD_NAMES
 
     # ---- train cards
     unseen = list(ed.deck)
@@ -137,26 +136,10 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
     used = {t for ts in ticket_decks.values() for t in ts}
     removed = [t for t in left if t not in used] + [t for t in returned if t not in used]
 
-    # ---- position
-    tid = [t.id for t in ed.tickets]
-    state = random.Random(rng.getrandbits(64)).getstate()
-    tunnel = None
-    if view.tunnel is not None:
-        ri, paid, revealed, extra, colour = view.tunnel
-        tunnel = {
-            "route": ed.routes[ri].id,
-            "paid": {names[i]: k for i, k in enumerate(paid) if k},
-            "revealed": [names[c] for c in revealed],
-            "extra": extra,
-            "colour": COLOURS[colour] if colour >= 0 else None,
-        }
-    data: dict[str, Any] = {
-        "format": POSITION_FORMAT,
-        "edition": ed.id,
-        "options": {},
-        "players": n,
+    # ---- position: the sampled parts and the view's public ones, checked like any position (position.assemble)
+    values: dict[str, Any] = {
         "seed": 0,
-        "rng": [state[0], list(state[1]), state[2]],
+        "rng": random.Random(rng.getrandbits(64)),
         "phase": view.phase,
         "current": view.current,
         "first_player": view.first_player,
@@ -165,25 +148,25 @@ def determinize(view: PlayerView, memory: Memory, rng: random.Random) -> Game:
         "final_turns": view.final_turns,
         "pass_streak": view.pass_streak,
         "turn": view.turn,
-        "deck": [names[c] for c in deck],
-        "discard": [names[i] for i, k in enumerate(view.discard) for _ in range(k)],
-        "market": [names[c] if c != NO_CARD else None for c in view.market],
-        "hands": [{names[i]: k for i, k in enumerate(h) if k} for h in hands],
+        "deck": deck,
+        "discard": [i for i, k in enumerate(view.discard) for _ in range(k)],
+        "market": list(view.market),
+        "hands": hands,
         "trains": list(view.trains),
         "scores": list(view.scores),
-        "routes": {ed.routes[i].id: o for i, o in enumerate(owner) if o >= 0},
-        "tickets": [[tid[t] for t in (view.tickets if q == me else opp_tickets[q])] for q in range(n)],
-        "offered": [[tid[t] for t in (view.offered if q == me else opp_offered[q])] for q in range(n)],
-        "ticket_decks": {d: [tid[t] for t in ts] for d, ts in ticket_decks.items()},
-        "removed_tickets": [tid[t] for t in removed],
+        "route_owner": list(owner),
+        "tickets": [list(view.tickets) if q == me else opp_tickets[q] for q in range(n)],
+        "offered": [list(view.offered) if q == me else opp_offered[q] for q in range(n)],
+        "ticket_decks": ticket_decks,
+        "removed_tickets": removed,
         "stations_left": list(view.stations_left),
-        "stations": {ed.city_ids[c]: o for c, o in enumerate(view.station_owner) if o >= 0},
-        "passengers": [[ed.city_ids[c] if c >= 0 else ("gone" if c == -2 else None) for c in ps] for ps in view.passengers],
-        "merchandise": {ed.city_ids[c]: list(reversed(m)) for c, m in enumerate(view.merch) if ed.merchandise[c]},
+        "station_owner": list(view.station_owner),
+        "passengers": [list(ps) for ps in view.passengers],
+        "merch": [list(m) for m in view.merch],
         "tokens": [list(t) for t in view.tokens],
-        "tunnel": tunnel,
-        "last_claimed": ed.routes[view.last_claimed].id if view.last_claimed >= 0 else None,
+        "tunnel": None if view.tunnel is None else (*view.tunnel[:2], list(view.tunnel[2]), *view.tunnel[3:]),
+        "last_claimed": view.last_claimed,
         "history": [],
         "history_seats": [],
     }
-    return Game.from_dict(data, edition=ed)
+    return Game.from_parts(ed, n, values)

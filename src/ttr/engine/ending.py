@@ -124,17 +124,7 @@ def score(g: Game) -> dict[str, Any]:
         )
 
     def key(x: dict[str, Any]) -> tuple[int, ...]:
-        k = [x["total"]]
-        for t in r.tiebreakers:
-            k.append(
-                {
-                    "tickets_completed": x["tickets_completed"],
-                    "longest_path_bonus": 1 if x["longest_path_bonus"] else 0,
-                    "longest_path_length": x["longest_path"],
-                    "fewest_stations": -x["stations_built"],
-                }[t]
-            )
-        return tuple(k)
+        return (x["total"], *(tiebreak_value(t, x) for t in r.tiebreakers))
 
     keys = [key(x) for x in players]
     for x, k in zip(players, keys, strict=True):
@@ -148,6 +138,43 @@ def score(g: Game) -> dict[str, Any]:
         "winners": winners,
         "tiebreakers": list(r.tiebreakers),
     }
+
+
+def tiebreak_value(tiebreaker: str, x: dict[str, Any]) -> int:
+    """A player's value for one tie-breaker (higher ranks first), from their line of ``result()``."""
+    if tiebreaker == "tickets_completed":
+        return int(x["tickets_completed"])
+    if tiebreaker == "longest_path_bonus":
+        return 1 if x["longest_path_bonus"] else 0
+    if tiebreaker == "longest_path_length":
+        return int(x["longest_path"])
+    if tiebreaker == "fewest_stations":
+        return -int(x["stations_built"])
+    raise ValueError(f"unknown tie-breaker {tiebreaker!r}")
+
+
+def tie_breaks(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """How each tie on points in `res` (a ``result()``) was settled, by the edition's tie-breakers in order.
+
+    Per group of two or more players with the same total: ``total``, ``players`` (by seat), ``steps`` (the
+    tie-breakers looked at, each with every tied player's ``values`` by seat; ``fewest_stations`` gives
+    the stations built) up to the first that tells them apart, and ``shared`` (no tie-breaker settled it:
+    they share their rank). The client words this; it computes nothing."""
+    players = res["players"]
+    out: list[dict[str, Any]] = []
+    for total in sorted({x["total"] for x in players}, reverse=True):
+        group = [x for x in players if x["total"] == total]
+        if len(group) < 2:
+            continue
+        steps: list[dict[str, Any]] = []
+        for tb in res["tiebreakers"]:
+            shown = {str(x["player"]): abs(tiebreak_value(tb, x)) for x in group}
+            steps.append({"tiebreaker": tb, "values": shown})
+            if len({tiebreak_value(tb, x) for x in group}) > 1:
+                break
+        shared = len({x["rank"] for x in group}) == 1
+        out.append({"total": total, "players": [x["player"] for x in group], "steps": steps, "shared": shared})
+    return out
 
 
 def check_pass(g: Game, a: Action, p: int) -> None:

@@ -35,10 +35,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, Cards
-from ..editions import Edition, Route, Ticket, check_options, get_edition, with_options
+from ..editions import Edition, Route, Rules, Ticket, check_options, get_edition, with_options
 from ..editions.derived import PER_EDITION_MAX, IdentityCache
 from ..errors import EditionError, IllegalAction, MalformedAction, PositionError, SetupError
-from . import claims, drawing, ending, passengers, position, stations, tickets
+from . import claims, drawing, ending, passengers, position, state, stations, tickets
 from . import payments as pay
 from .actions import (
     A_DRAW_BLIND,
@@ -98,49 +98,50 @@ def edition_with_options(edition: Edition, options: Mapping[str, Any] | None) ->
 class Game:
     """A game in progress. See the module docstring for the public surface."""
 
-    __slots__ = (
-        "_claim_cache",
-        "_final_result",
-        "_labels",
-        "_legal_cache",
-        "_trail_cache",
-        "base_edition",
-        "current",
-        "deck",
-        "discard",
-        "edition",
-        "final_turns",
-        "first_player",
-        "hands",
-        "history",
-        "history_seats",
-        "last_claimed",
-        "market",
-        "merch",
-        "n",
-        "offered",
-        "options",
-        "pass_streak",
-        "passenger_at",
-        "passengers",
-        "phase",
-        "removed_tickets",
-        "rng",
-        "route_owner",
-        "rules",
-        "scores",
-        "seed",
-        "setup_returned",
-        "setup_waiting",
-        "station_owner",
-        "stations_left",
-        "ticket_decks",
-        "tickets",
-        "tokens",
-        "trains",
-        "tunnel",
-        "turn",
-    )
+    __slots__ = state.SLOTS  # every field is declared once, in state.FIELDS (how it is copied and saved)
+    # the attributes' types (read them, never assign them from outside): tests/engine/test_state_fields.py
+    # checks these against state.FIELDS
+    edition: Edition  # the edition with the game's rule options applied
+    base_edition: Edition
+    options: dict[str, Any]
+    rules: Rules
+    n: int  # players
+    seed: int
+    rng: random.Random
+    phase: Phase
+    current: int  # the player to act (in setup: the first seat still choosing)
+    first_player: int
+    setup_waiting: list[int]  # setup: the seats still choosing their initial tickets, in turn order
+    setup_returned: list[list[int]]  # setup: the tickets each seat returned (back in the deck after setup)
+    final_turns: int  # turns left in the final round (-1: not started)
+    pass_streak: int
+    turn: int
+    deck: list[int]  # train cards, top at the end
+    discard: list[int]
+    market: list[int]  # face-up slots (NO_CARD: empty)
+    hands: list[list[int]]  # per player, the count of each card kind
+    trains: list[int]
+    scores: list[int]
+    route_owner: list[int]  # per route, its owner (-1: free)
+    tickets: list[list[int]]  # per player, the tickets kept
+    offered: list[list[int]]  # per player, the tickets drawn and not yet kept
+    ticket_decks: dict[str, list[int]]  # per deck, top at the end
+    removed_tickets: list[int]
+    stations_left: list[int]
+    station_owner: list[int]  # per city
+    passengers: list[list[int]]  # per player, each passenger's city (PASSENGER_UNPLACED / PASSENGER_GONE)
+    passenger_at: list[int]  # per city, whose passenger is there (-1: none)
+    merch: list[list[int]]  # per city, its merchandise stack (top at the end)
+    tokens: list[list[int]]  # per player, the merchandise tokens taken
+    tunnel: tuple[int, Cards, list[int], int, int] | None  # route, paid, revealed, extra, colour
+    last_claimed: int
+    history: list[Action]
+    history_seats: list[int]  # who played each action of `history`
+    _legal_cache: tuple[Action, ...] | None
+    _final_result: dict[str, Any] | None
+    _labels: list[list[int] | None]
+    _claim_cache: claims.ClaimCache
+    _trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]]
 
     def __init__(
         self,
@@ -164,50 +165,24 @@ class Game:
             raise SetupError(f"seed must be an integer, got {seed!r}", "seed")
         self.n = n = players
         self.seed = seed
-        self.rng = rng = random.Random(seed)
+        state.start(self)  # every field as a new game has it before the deal (state.FIELDS)
+        # the deal, in this order (the random generator's draws are part of every stored game)
+        rng = self.rng
         deck = [card for card in range(NCARDS) for _ in range(ed.deck[card])]
         rng.shuffle(deck)
         self.deck = deck
-        self.discard: list[int] = []
-        self.market = [NO_CARD] * r.market_size
-        self.hands = [[0] * NCARDS for _ in range(n)]
+        hands = self.hands
         for _ in range(r.starting_hand):
             for p in range(n):
                 if deck:
-                    self.hands[p][deck.pop()] += 1
+                    hands[p][deck.pop()] += 1
         drawing.refill_market(self, None)
-        self.trains = [r.trains] * n
-        self.scores = [0] * n
-        self.route_owner = [-1] * len(ed.routes)
-        self.tickets: list[list[int]] = [[] for _ in range(n)]
-        self.offered: list[list[int]] = [[] for _ in range(n)]
-        self.ticket_decks: dict[str, list[int]] = {}
         for d in ed.ticket_decks:
             cards = [t.index for t in ed.tickets if t.deck == d]
             rng.shuffle(cards)
             self.ticket_decks[d] = cards
-        self.removed_tickets: list[int] = []
-        self.stations_left = [r.stations] * n
-        self.station_owner = [-1] * ed.ncities
-        self.passengers = [[PASSENGER_UNPLACED] * r.passengers for _ in range(n)]
-        self.passenger_at = [-1] * ed.ncities
-        self.merch = [list(reversed(stack)) for stack in ed.merchandise]  # top of stack = end of list
-        self.tokens: list[list[int]] = [[] for _ in range(n)]
-        self.first_player = rng.randrange(n)
-        self.current = self.first_player
-        self.phase = SETUP
-        # setup: every seat still choosing its initial tickets (in turn order), and what each returned
-        self.setup_waiting = [(self.first_player + i) % n for i in range(n)]
-        self.setup_returned: list[list[int]] = [[] for _ in range(n)]
-        self.final_turns = -1
-        self.pass_streak = 0
-        self.turn = 0
-        self.tunnel: tuple[int, Cards, list[int], int, int] | None = None  # route, paid, revealed, extra, colour
-        self.last_claimed = -1
-        self.history: list[Action] = []
-        self.history_seats: list[int] = []  # who played each action of `history`
-        self._legal_cache: tuple[Action, ...] | None = None
-        self._final_result: dict[str, Any] | None = None
+        self.first_player = self.current = rng.randrange(n)
+        self.setup_waiting = [(self.first_player + i) % n for i in range(n)]  # every seat chooses its tickets
         self.reset_caches()
         pol = r.initial_tickets
         if not pol.choose_mix:
@@ -224,43 +199,16 @@ class Game:
     def clone(self) -> Game:
         """A deep, independent copy (cheap: lists of ints; the edition is shared)."""
         g = Game.__new__(Game)
-        g.edition, g.base_edition, g.options, g.rules = self.edition, self.base_edition, self.options, self.rules
-        g.n, g.seed = self.n, self.seed
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.deck, g.discard, g.market = self.deck[:], self.discard[:], self.market[:]
-        g.hands = [h[:] for h in self.hands]
-        g.trains, g.scores, g.route_owner = self.trains[:], self.scores[:], self.route_owner[:]
-        g.tickets = [t[:] for t in self.tickets]
-        g.offered = [t[:] for t in self.offered]
-        g.ticket_decks = {k: v[:] for k, v in self.ticket_decks.items()}
-        g.removed_tickets = self.removed_tickets[:]
-        g.stations_left, g.station_owner = self.stations_left[:], self.station_owner[:]
-        g.passengers = [p[:] for p in self.passengers]
-        g.passenger_at = self.passenger_at[:]
-        g.merch = [m[:] for m in self.merch]
-        g.tokens = [t[:] for t in self.tokens]
-        g.phase, g.current, g.first_player = self.phase, self.current, self.first_player
-        g.setup_waiting, g.setup_returned = self.setup_waiting[:], [t[:] for t in self.setup_returned]
-        g.final_turns, g.pass_streak, g.turn = self.final_turns, self.pass_streak, self.turn
-        g.tunnel = None if self.tunnel is None else (*self.tunnel[:2], self.tunnel[2][:], *self.tunnel[3:])
-        g.last_claimed = self.last_claimed
-        g.history = self.history[:]
-        g.history_seats = self.history_seats[:]
-        g._legal_cache = None
-        g._final_result = self._final_result
-        g._labels = self._labels[:]  # entries are never changed in place, only replaced
-        g._claim_cache = self._claim_cache.copy()
-        g._trail_cache = dict(self._trail_cache)
+        state.copy_state(self, g)  # field by field, as state.FIELDS says
         return g
 
     def reset_caches(self) -> None:
         """Forget every derived answer kept between moves (after the position was changed from outside)."""
         self._legal_cache = None
-        self._labels: list[list[int] | None] = [None] * self.n
-        self._claim_cache: claims.ClaimCache = claims.new_claim_cache(self)
+        self._labels = [None] * self.n
+        self._claim_cache = claims.new_claim_cache(self)
         # (player, start city) -> (passenger cards, cities reachable from the start, trips): passengers.py
-        self._trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]] = {}
+        self._trail_cache = {}
 
     def _next(self, p: int) -> int:
         return (p + 1) % self.n
@@ -484,6 +432,10 @@ class Game:
         """The final scoring breakdown (mid-game: as if the game ended now)."""
         return ending.result(self)
 
+    def tie_breaks(self) -> list[dict[str, Any]]:
+        """How every tie on points of ``result()`` is settled (tie-breakers looked at, values): ending.tie_breaks."""
+        return ending.tie_breaks(ending.result(self))
+
     def to_dict(self) -> dict[str, Any]:
         """The full position as JSON (``Game.from_dict`` reads it back exactly)."""
         return position.to_dict(self)
@@ -554,6 +506,21 @@ class Game:
             raise PositionError(f"position: {exc}") from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(f"malformed position: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def from_parts(
+        cls, edition: Edition | str, players: int, values: dict[str, Any], options: Mapping[str, Any] | None = None
+    ) -> Game:
+        """A position from its parts in the engine's own form: `values` maps every saved field of
+        ``state.FIELDS`` (``seed``, ``rng``, ``phase``, ``hands``, ``route_owner``, …) to its value (card,
+        ticket, route and city indices, as the attributes hold them). Checked like ``from_dict`` (every
+        card accounted for, setup consistent); raises PositionError. ``bots.determinize`` builds its
+        positions this way."""
+        g = cls(edition, 2, 0, options, _blank=True)
+        if not isinstance(players, int) or not 1 <= players <= 8:
+            raise PositionError(f"bad player count {players!r}")
+        g.n = players
+        return position.assemble(g, values)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and position.to_dict(self) == other.to_dict()

@@ -77,7 +77,8 @@ def closed_routes(game: Game) -> list[str]:
 
 def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
     """The rule answers a client renders without re-implementing them (docs/api.md, GET .../state): closed
-    lanes, and for a seat why each route cannot be claimed and how its tickets stand. All from the engine."""
+    lanes, for a seat why each route cannot be claimed and how its tickets stand, and once the game is over how
+    its ties on points were settled. All from the engine."""
     return {
         "closed_routes": closed_routes(game),
         "claim_problems": (
@@ -88,6 +89,7 @@ def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
         "ticket_report": game.ticket_report(seat) if seat is not None else [],
         # at the end every ticket is public: each player's, with the path of each completed one (the score walk)
         "final_report": [game.ticket_report(p) for p in range(game.n)] if game.is_over else [],
+        "tie_breaks": game.tie_breaks() if game.is_over else [],
     }
 
 

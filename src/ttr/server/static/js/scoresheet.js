@@ -11,36 +11,16 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** Why the players tied on points are ranked as they are, in words. */
-export function tieBreakNotes(result, summary) {
-  const notes = [];
-  const byTotal = new Map();
-  for (const p of result.players) {
-    if (!byTotal.has(p.total)) byTotal.set(p.total, []);
-    byTotal.get(p.total).push(p);
-  }
-  const value = {
-    tickets_completed: (p) => p.tickets_completed,
-    longest_path_bonus: (p) => (p.longest_path_bonus ? 1 : 0),
-    longest_path_length: (p) => p.longest_path,
-    fewest_stations: (p) => p.stations_built,
-  };
-  for (const [total, group] of byTotal) {
-    if (group.length < 2) continue;
-    const names = group.map((p) => seatName(summary, p.player)).join(", ");
-    const ranks = new Set(group.map((p) => p.rank));
-    if (ranks.size === 1) {
-      notes.push(t("final.tie_shared", { players: names, count: total }));
-      continue;
-    }
-    const used = [];
-    for (const tb of result.tiebreakers || []) {
-      used.push(t(`tiebreak.${tb}`) + ": " + group.map((p) => `${seatName(summary, p.player)} ${value[tb] ? value[tb](p) : "?"}`).join(", "));
-      if (new Set(group.map((p) => (value[tb] ? value[tb](p) : 0))).size > 1) break;
-    }
-    notes.push(t("final.tie_broken", { players: names, count: total, how: used.join("; ") }));
-  }
-  return notes;
+/** Why the players tied on points are ranked as they are, in words: the engine's explanation (`tie_breaks`
+ * in the game state: each tie, the tie-breakers it looked at with every tied player's value), worded here. */
+export function tieBreakNotes(ties, summary) {
+  return (ties || []).map((tie) => {
+    const names = tie.players.map((p) => seatName(summary, p)).join(", ");
+    if (tie.shared) return t("final.tie_shared", { players: names, count: tie.total });
+    const how = tie.steps.map((step) => t(`tiebreak.${step.tiebreaker}`) + ": "
+      + tie.players.map((p) => `${seatName(summary, p)} ${step.values[String(p)]}`).join(", ")).join("; ");
+    return t("final.tie_broken", { players: names, count: tie.total, how });
+  });
 }
 
 export function finalSheet(game) {
@@ -86,7 +66,7 @@ export function finalSheet(game) {
   const headline = winners.length > 1
     ? t("final.winners", { players: winners.map((w) => seatName(game.summary, w)).join(", ") })
     : t("final.winner", { player: seatName(game.summary, winners[0] ?? 0) });
-  const notes = tieBreakNotes(res, game.summary);
+  const notes = tieBreakNotes(game.state && game.state.tie_breaks, game.summary);
   const pathButtons = players.map((p) => h("button", {
     type: "button", class: `button small${game.pathOwner === p.player ? " chosen" : ""}`, style: col(p),
     onclick: () => { game.pathOwner = p.player; game.render(); },
