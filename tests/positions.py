@@ -1,15 +1,13 @@
-"""Exact game positions for the rule tests of every edition, built by editing ``Game.to_dict()``.
-
-A test states only the part of the position it cares about (hands, the market, the top of the deck,
-route and station owners, tickets, passengers, merchandise); ``arrange`` puts every card it was not
-told about somewhere definite, so the edition's deck is always fully accounted for.
+"""Helpers for the rule tests of every edition. Positions come from ``ttr.scenario``: a test states only
+the part of the position it cares about, as text (``scenario``) or arguments (``arrange``), and every card
+it was not told about goes somewhere definite, so the edition's deck is always fully accounted for.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -18,6 +16,9 @@ from ttr.cards import CARD_INDEX, CARD_NAMES, NCARDS, Cards
 from ttr.editions import Edition, Route
 from ttr.engine import Action, Game, IllegalAction
 from ttr.engine.payments import route_payment_problem
+from ttr.scenario import arrange, scenario, started
+
+__all__ = ["arrange", "scenario", "started"]  # re-exported for the tests
 
 BLIND = Action("draw_blind")
 PASS = Action("pass")
@@ -64,109 +65,9 @@ def mix(short: int = 0, long: int = 0) -> Action:
     return Action("draw_tickets", mix=tuple(sorted((k, v) for k, v in (("short", short), ("long", long)) if v)))
 
 
-def started(edition: str | Edition, players: int = 2, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
-    """A game just past setup: every player kept all the tickets dealt (Märklin: after naming 2 short + 2 long)."""
-    g = Game(edition, players, seed, options)
-    while g.phase == "setup":
-        if not g.offered[g.current]:  # Märklin deals only once the player has named a mix
-            g.apply(mix(short=2, long=2))
-        g.apply(keep(*(g.edition.tickets[t].id for t in g.offered[g.current])))
-    return g
-
-
 def full_deck(ed: Edition) -> Counter[str]:
     """The edition's train cards by name."""
     return Counter({CARD_NAMES[i]: k for i, k in enumerate(ed.deck) if k})
-
-
-def arrange(
-    g: Game,
-    *,
-    hands: Mapping[int, Mapping[str, int]] | None = None,
-    market: Sequence[str | None] | None = None,
-    deck_top: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    rest: str | int = "deck",
-    routes: Mapping[str, int] | None = None,
-    stations: Mapping[str, int] | None = None,
-    tickets: Mapping[int, Sequence[str]] | Sequence[Sequence[str]] | None = None,
-    ticket_deck: Sequence[str] | None = None,
-    passengers: Sequence[Sequence[str | None]] | None = None,
-    merchandise: Mapping[str, Sequence[int]] | None = None,
-    **fields: Any,
-) -> Game:
-    """A new game: `g`'s position with the given parts replaced.
-
-    hands: player -> card counts (players not named get an empty hand; None keeps every hand).
-    market: the face-up slots (None = empty slot). By default the market is kept, or, if the cards
-      named elsewhere leave too few of its colours, filled with the most plentiful colour.
-    deck_top: the next cards of the deck, the first one drawn first. discard: the discard pile.
-    rest: where every remaining card of the edition goes: "deck" (under deck_top), "discard",
-      or a player index (into that hand), so the card totals always match the edition.
-    routes: route id -> owner; trains and scores (routes plus merchandise tokens) follow.
-    stations: city -> owner (stations left follow).
-    tickets: per player (mapping or list), the ticket ids held; they leave the ticket decks, and the
-      tickets held before that are not named go out of the game (still counted).
-    ticket_deck: the regular ticket deck, top first.
-    passengers: per player, city ids / None / "gone". merchandise: city -> stack, top first (cities not
-      named keep theirs).
-    fields: any other key of ``to_dict()`` (phase, current, trains, tokens, ...), set as is.
-    """
-    d = g.to_dict()
-    ed = g.edition
-    n = g.n
-    if hands is not None:
-        d["hands"] = [dict(hands.get(p, {})) for p in range(n)]
-    d["discard"] = list(discard)
-    d["deck"] = list(reversed(deck_top))
-    have = full_deck(ed)
-    left = have.copy()
-    for h in d["hands"]:
-        left.subtract(h)
-    left.subtract(d["discard"])
-    left.subtract(d["deck"])
-    if market is None:
-        market = d["market"]
-        if any(left[c] < k for c, k in Counter(c for c in market if c is not None).items()):
-            market = [max(CARD_NAMES[:8], key=lambda c: left[c])] * len(market)
-    d["market"] = list(market)
-    left.subtract(c for c in market if c is not None)
-    for name, extra in left.items():
-        if extra < 0:
-            raise ValueError(f"the arrangement uses {have[name] - extra} {name} cards; the edition has {have[name]}")
-    spare = list(left.elements())
-    if rest == "deck":
-        d["deck"] = spare + d["deck"]
-    elif rest == "discard":
-        d["discard"] += spare
-    else:
-        hand = Counter(d["hands"][int(rest)])
-        hand.update(spare)
-        d["hands"][int(rest)] = dict(hand)
-    if routes is not None:
-        d["routes"] = dict(routes)
-        owned = [[ed.routes[ed.route_index[r]] for r, o in routes.items() if o == p] for p in range(n)]
-        d["trains"] = [g.rules.trains - sum(r.length for r in owned[p]) for p in range(n)]
-        d["scores"] = [sum(r.points for r in owned[p]) + sum(d["tokens"][p]) for p in range(n)]
-    if stations is not None:
-        d["stations"] = dict(stations)
-        d["stations_left"] = [g.rules.stations - sum(1 for o in stations.values() if o == p) for p in range(n)]
-    if tickets is not None:
-        by_player = tickets if isinstance(tickets, Mapping) else dict(enumerate(tickets))
-        held = [list(by_player.get(p, [])) for p in range(n)]
-        named = {t for ts in held for t in ts}
-        dropped = [t for ts in d["tickets"] for t in ts if t not in named]
-        d["tickets"] = held
-        d["ticket_decks"] = {k: [t for t in v if t not in named] for k, v in d["ticket_decks"].items()}
-        d["removed_tickets"] = [t for t in d["removed_tickets"] if t not in named] + dropped
-    if ticket_deck is not None:
-        d["ticket_decks"] = {**d["ticket_decks"], "regular": list(reversed(ticket_deck))}
-    if passengers is not None:
-        d["passengers"] = [list(ps) for ps in passengers]
-    if merchandise is not None:
-        d["merchandise"].update({c: list(s) for c, s in merchandise.items()})
-    d.update(fields)
-    return Game.from_dict(d, g.base_edition)
 
 
 def card_total(g: Game) -> list[int]:

@@ -425,25 +425,34 @@ def start(g: Game) -> None:
         setattr(g, name, new(g))
 
 
-def copy_state(src: Game, dst: Game) -> None:
-    """Copy every field of `src` into the blank `dst` (``Game.clone``)."""
-    for name in _SHARED:
-        setattr(dst, name, getattr(src, name))
-    for name in _LISTS:
-        setattr(dst, name, getattr(src, name)[:])
-    for name in _NESTED:
-        setattr(dst, name, [x[:] for x in getattr(src, name)])
-    for name in _DECKS:
-        setattr(dst, name, {k: v[:] for k, v in getattr(src, name).items()})
-    for name in _COPIED:
-        setattr(dst, name, getattr(src, name).copy())
-    for name in _DROPPED:
-        setattr(dst, name, None)
-    rng = random.Random()
-    rng.setstate(src.rng.getstate())
-    dst.rng = rng
-    t = src.tunnel
-    dst.tunnel = None if t is None else (t[0], t[1], t[2][:], t[3], t[4])
+_COPY_EXPR = {
+    SHARE: "src.{0}",
+    LIST: "src.{0}[:]",
+    NESTED: "[x[:] for x in src.{0}]",
+    DECKS: "{{k: v[:] for k, v in src.{0}.items()}}",
+    COPY: "src.{0}.copy()",
+    DROP: "None",
+    RNG: "_new_rng()",
+    TUNNEL: "None if (t := src.{0}) is None else (t[0], t[1], t[2][:], t[3], t[4])",
+}
+
+
+def _copier() -> Callable[[Game, Game], None]:
+    """``copy_state``, written out from ``FIELDS`` once at import: one plain assignment per field, so a copy
+    costs what hand-written code costs (a loop over the names with getattr/setattr was 10-20% slower)."""
+    lines = ["def copy_state(src, dst):"]
+    for f in FIELDS:
+        lines.append(f"    dst.{f.name} = {_COPY_EXPR[f.copy].format(f.name)}")
+        if f.copy == RNG:
+            lines.append(f"    dst.{f.name}.setstate(src.{f.name}.getstate())")
+    namespace: dict[str, Any] = {"_new_rng": random.Random}
+    exec("\n".join(lines), namespace)  # the source is built above from the constant table only
+    fn: Callable[[Game, Game], None] = namespace["copy_state"]
+    fn.__doc__ = "Copy every field of `src` into the blank `dst` (``Game.clone``), as ``FIELDS`` says."
+    return fn
+
+
+copy_state = _copier()
 
 
 def dump(g: Game) -> dict[str, Any]:
