@@ -23,6 +23,7 @@ from positions import (
     hand_of,
     keep,
     refused,
+    scenario,
     started,
     station,
     ticket_total,
@@ -127,7 +128,13 @@ def test_later_draw_three_keep_one_returned_to_the_bottom() -> None:
 
 
 def test_ferry_with_two_icons_needs_two_locomotives() -> None:
-    g = arrange(eu(), hands={0: {"red": 4, "locomotive": 2}}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 4red+2L
+        current 0
+        """
+    )
     assert claims(g, "amsterdam-london") == {(("locomotive", 2),)}
     refused(g, claim("amsterdam-london", red=1, locomotive=1), "bad_payment", "needs 2 locomotive")
     refused(g, claim("amsterdam-london", red=2), "bad_payment", "needs 2 locomotive")
@@ -137,7 +144,13 @@ def test_ferry_with_two_icons_needs_two_locomotives() -> None:
 
 
 def test_ferry_with_one_icon_one_locomotive_and_one_colour() -> None:
-    g = arrange(eu(), hands={0: {"red": 3, "blue": 1, "locomotive": 2}}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 3red+1blue+2L
+        current 0
+        """
+    )
     assert claims(g, "dieppe-london/1") == {
         (("locomotive", 1), ("red", 1)),
         (("blue", 1), ("locomotive", 1)),
@@ -150,7 +163,13 @@ def test_ferry_with_one_icon_one_locomotive_and_one_colour() -> None:
 
 
 def test_long_ferry_two_icons_rest_one_colour_locomotives_wild() -> None:
-    g = arrange(eu(), hands={0: {"red": 4, "green": 2, "locomotive": 3}}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 4red+2green+3L
+        current 0
+        """
+    )
     # green would need 4 locomotives with its 2 cards: only red payments exist
     assert claims(g, "palermo-smyrna") == {(("locomotive", 2), ("red", 4)), (("locomotive", 3), ("red", 3))}
     refused(g, claim("palermo-smyrna", red=3, green=1, locomotive=2), "bad_payment", "one colour")
@@ -199,7 +218,14 @@ def test_tunnel_extra_cost_counts_the_played_colour_and_locomotives(revealed: li
 
 
 def test_gray_tunnel_matches_the_colour_played_and_the_eight_route_scores_21() -> None:
-    g = arrange(eu(), hands={0: {"red": 9, "green": 3, "locomotive": 1}}, deck_top=["red", "green", "locomotive"], current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 9red+3green+1L
+        deck red, green, L
+        current 0
+        """
+    )
     g.apply(claim("petrograd-stockholm", red=8))
     assert g.tunnel is not None and g.tunnel[3] == 2  # red and the locomotive match; green does not
     refused(g, tunnel_pay(green=2), "bad_payment", "must be red or locomotives")
@@ -208,11 +234,25 @@ def test_gray_tunnel_matches_the_colour_played_and_the_eight_route_scores_21() -
 
 
 def test_locomotive_only_tunnel_counts_only_revealed_locomotives_and_is_paid_in_locomotives() -> None:
-    g = arrange(eu(), hands={0: {"blue": 3, "locomotive": 4}}, deck_top=["blue", "blue", "red"], current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 3blue+4L
+        deck blue, blue, red
+        current 0
+        """
+    )
     g.apply(claim(TUNNEL, locomotive=2))
     assert g.route_owner[g.edition.route_index[TUNNEL]] == 0  # coloured cards never match an all-locomotive set
 
-    g = arrange(eu(), hands={0: {"blue": 3, "locomotive": 4}}, deck_top=["locomotive", "blue", "locomotive"], current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 3blue+4L
+        deck L, blue, L
+        current 0
+        """
+    )
     g.apply(claim(TUNNEL, locomotive=2))
     assert g.tunnel is not None and g.tunnel[3] == 2 and g.tunnel[4] == -1
     assert [a for a in g.legal_actions() if a.type == "tunnel_pay"] == [tunnel_pay(locomotive=2)]
@@ -223,7 +263,14 @@ def test_locomotive_only_tunnel_counts_only_revealed_locomotives_and_is_paid_in_
 
 
 def test_declining_a_tunnel_returns_the_cards_and_ends_the_turn() -> None:
-    g = arrange(eu(), hands={0: {"blue": 2, "locomotive": 1}}, deck_top=["blue", "blue", "locomotive"], current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 2blue+1L
+        deck blue, blue, L
+        current 0
+        """
+    )
     before = hand_of(g, 0)
     g.apply(claim(TUNNEL, blue=2))
     assert g.tunnel is not None and g.tunnel[3] == 3
@@ -239,7 +286,14 @@ def test_declining_a_tunnel_returns_the_cards_and_ends_the_turn() -> None:
 
 
 def test_decline_is_offered_even_when_paying_is_possible() -> None:
-    g = arrange(eu(), hands={0: {"blue": 4}}, deck_top=["blue", "red", "red"], current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 4blue
+        deck blue, red, red
+        current 0
+        """
+    )
     g.apply(claim(TUNNEL, blue=2))
     assert set(g.legal_actions()) == {tunnel_pay(blue=1), DECLINE}
     g.apply(DECLINE)
@@ -247,7 +301,15 @@ def test_decline_is_offered_even_when_paying_is_possible() -> None:
 
 
 def test_tunnel_reveal_reshuffles_the_discards_when_the_deck_runs_short() -> None:
-    g = arrange(eu(), hands={0: {"blue": 2}}, deck_top=["blue"], rest="discard", current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 2blue
+        deck blue
+        rest discard
+        current 0
+        """
+    )
     assert len(g.deck) == 1
     g.apply(claim(TUNNEL, blue=2))
     assert g.tunnel is not None  # the deck's blue card always matches
@@ -260,7 +322,16 @@ def test_tunnel_reveal_reshuffles_the_discards_when_the_deck_runs_short() -> Non
 
 def test_tunnel_reveals_only_the_cards_that_exist() -> None:
     # deck 1 card, discard 1 card, every other card in player 1's hand: two cards are revealed
-    g = arrange(eu(), hands={0: {"blue": 3}}, deck_top=["red"], discard=["locomotive"], rest=1, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 3blue
+        deck red
+        discard L
+        rest p1
+        current 0
+        """
+    )
     events = g.apply(claim(TUNNEL, blue=2))
     reveal = next(e.public() for e in events if e.type == "tunnel_reveal")
     assert reveal["revealed"] == ["red", "locomotive"] and reveal["extra"] == 1
@@ -269,7 +340,14 @@ def test_tunnel_reveals_only_the_cards_that_exist() -> None:
 
 
 def test_tunnel_with_no_card_to_reveal_costs_nothing_extra() -> None:
-    g = arrange(eu(), hands={0: {"blue": 2}}, rest=1, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 2blue
+        rest p1
+        current 0
+        """
+    )
     assert not g.deck and not g.discard
     events = g.apply(claim(TUNNEL, blue=2))
     reveal = next(e.public() for e in events if e.type == "tunnel_reveal")
@@ -278,7 +356,14 @@ def test_tunnel_with_no_card_to_reveal_costs_nothing_extra() -> None:
 
 
 def test_revealed_tunnel_cards_are_shown_to_everyone_and_the_position_round_trips() -> None:
-    g = arrange(eu(3), hands={0: {"blue": 3, "locomotive": 1}}, deck_top=["blue", "green", "locomotive"], current=0)
+    g = scenario(
+        """
+        europe 3p
+        p0 hand 3blue+1L
+        deck blue, green, L
+        current 0
+        """
+    )
     events = g.apply(claim(TUNNEL, blue=2))
     for viewer in (None, 0, 1, 2):
         assert events[0].for_player(viewer)["revealed"] == ["blue", "green", "locomotive"]
@@ -301,7 +386,14 @@ def test_revealed_tunnel_cards_are_shown_to_everyone_and_the_position_round_trip
 
 
 def test_station_costs_one_then_two_then_three_cards_of_one_colour() -> None:
-    g = arrange(eu(), hands={0: {"red": 4, "blue": 2, "locomotive": 3}, 1: {"green": 9}}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 4red+2blue+3L
+        p1 hand 9green
+        current 0
+        """
+    )
     first = {a.cards for a in g.legal_actions() if a.type == "build_station" and a.city == "paris"}
     assert first == {cards(red=1), cards(blue=1), cards(locomotive=1)}
     refused(g, station("paris", red=2), "bad_payment", "costs 1 card")
@@ -329,14 +421,28 @@ def test_station_costs_one_then_two_then_three_cards_of_one_colour() -> None:
 
 
 def test_one_station_per_city_for_all_players() -> None:
-    g = arrange(eu(), hands={0: {"red": 2}, 1: {"red": 2}}, stations={"paris": 1}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 2red
+        p1 hand 2red
+        p1 stations paris
+        current 0
+        """
+    )
     built = {a.city for a in g.legal_actions() if a.type == "build_station"}
     assert "paris" not in built and len(built) == len(g.edition.city_ids) - 1
     refused(g, station("paris", red=1), "city_taken", "already has a station")
 
 
 def test_station_cards_are_discarded_and_unbuilt_stations_score_four() -> None:
-    g = arrange(eu(), hands={0: {"red": 2}}, current=0)
+    g = scenario(
+        """
+        europe 2p
+        p0 hand 2red
+        current 0
+        """
+    )
     g.apply(station("paris", red=1))
     assert g.discard == [CARD["red"]]
     res = g.result()["players"]
@@ -382,7 +488,14 @@ def test_two_stations_chained_complete_one_ticket() -> None:
     row = player_result(g)
     assert row["station_routes"] == {"frankfurt": "frankfurt-paris/1", "munchen": "frankfurt-munchen"}
     assert row["tickets_completed"] == 1 and row["ticket_points"] == 8
-    one = player_result(arrange(g, stations={"frankfurt": 0}))
+    one = player_result(
+        scenario(
+            """
+        p0 stations frankfurt
+        """,
+            g,
+        )
+    )
     assert one["tickets_completed"] == 0 and one["ticket_points"] == -8
 
 
@@ -436,7 +549,14 @@ def test_european_express_finds_a_loop_beside_a_separate_short_route() -> None:
 
 
 def test_european_express_ties_all_get_it() -> None:
-    g = arrange(eu(3), routes={"cadiz-madrid": 0, "brest-paris": 1, "berlin-essen": 2})
+    g = scenario(
+        """
+        europe 3p
+        p0 routes cadiz-madrid
+        p1 routes brest-paris
+        p2 routes berlin-essen
+        """
+    )
     assert [r["longest_path_bonus"] for r in g.result()["players"]] == [10, 10, 0]
 
 
@@ -484,7 +604,14 @@ def test_tie_broken_by_the_european_express_then_shared() -> None:
     g = arrange(eu(), routes=routes, tickets={})
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [1, 2]
-    shared = arrange(eu(), routes={"essen-frankfurt": 0, "sarajevo-sofia": 1}, tickets={})
+    shared = scenario(
+        """
+        europe 2p
+        p0 routes essen-frankfurt
+        p1 routes sarajevo-sofia
+        p0 tickets
+        """
+    )
     assert totals(shared)[0] == totals(shared)[1] and ranks(shared) == [1, 1]
     assert shared.result()["winners"] == [0, 1]
     (tie,) = shared.tie_breaks()
@@ -496,7 +623,13 @@ def test_double_routes_one_lane_below_four_players_both_from_four() -> None:
         g = arrange(eu(players), hands={0: {"red": 3}, 1: {"red": 3}}, routes={"berlin-frankfurt/1": 0}, current=1)
         offered = {a.route for a in g.legal_actions() if a.type == "claim"}
         assert ("berlin-frankfurt/2" in offered) == open_lanes
-        g0 = arrange(g, hands={0: {"red": 3}}, current=0)
+        g0 = scenario(
+            """
+            p0 hand 3red
+            current 0
+            """,
+            g,
+        )
         assert "berlin-frankfurt/2" not in {a.route for a in g0.legal_actions() if a.type == "claim"}
         refused(g0, claim("berlin-frankfurt/2", red=3), "route_unavailable", "already own a lane")
 

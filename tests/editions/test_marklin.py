@@ -18,7 +18,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from positions import BLIND, arrange, card_census, cards, claim, faceup, full_deck, keep, mix, move, place, refused, started
+from positions import (
+    BLIND,
+    arrange,
+    card_census,
+    cards,
+    claim,
+    faceup,
+    full_deck,
+    keep,
+    mix,
+    move,
+    place,
+    refused,
+    scenario,
+    started,
+)
 from ttr.cards import CARD_INDEX, CARD_NAMES, PASSENGER
 from ttr.cli import main as cli_main
 from ttr.editions import DATA_DIR, get_edition, parse_edition
@@ -93,7 +108,13 @@ def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
     q = g.current
     g.apply(BLIND)  # takes "locomotive" blind: an ordinary card
     assert g.phase == "second_card" and g.hands[q][CARD_INDEX["locomotive"]] == 1
-    g = arrange(g, market=["locomotive", "red", "blue", "green", "white"], deck_top=["black"] * 3)
+    g = scenario(
+        """
+        market L, red, blue, green, white
+        deck black, black, black
+        """,
+        g,
+    )
     refused(g, faceup(0), "second_locomotive")
 
 
@@ -110,18 +131,22 @@ def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second:
 
 
 def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
-    g = arrange(
-        started("marklin"),
-        market=["locomotive", "locomotive", "red", "locomotive_plus4", "locomotive_plus4"],
-        deck_top=["locomotive_plus4", "white", "white", "white", "white", "white"],
+    g = scenario(
+        """
+        marklin 2p
+        market L, L, red, L4, L4
+        deck L4, white, white, white, white, white
+        """
     )
     events = g.apply(faceup(2))  # refilled with a third +4: no flush
     assert [e.type for e in events if e.type == "market_flush"] == []
     assert g.market.count(CARD_INDEX["locomotive_plus4"]) == 3
-    g = arrange(
-        started("marklin"),
-        market=["locomotive", "locomotive", "red", "blue", "green"],
-        deck_top=["locomotive", "white", "white", "white", "white", "white"],
+    g = scenario(
+        """
+        marklin 2p
+        market L, L, red, blue, green
+        deck L, white, white, white, white, white
+        """
     )
     events = g.apply(faceup(2))
     assert [e.type for e in events].count("market_flush") == 1
@@ -416,7 +441,12 @@ def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes
 def test_later_trips_take_the_next_token_down() -> None:
     g = mover(TRIANGLE, [["karlsruhe", "stuttgart", None], [None] * 3])
     g.apply(move("karlsruhe", "karlsruhe-mannheim"))
-    g = arrange(g, current=0)
+    g = scenario(
+        """
+        current 0
+        """,
+        g,
+    )
     g.apply(move("stuttgart", "mannheim-stuttgart/1"))
     assert g.tokens[0] == [4, 3]
     assert g.to_dict()["merchandise"]["mannheim"] == [2]

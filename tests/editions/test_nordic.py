@@ -27,6 +27,7 @@ from positions import (
     hand_of,
     keep,
     refused,
+    scenario,
     started,
     ticket_total,
     tunnel_pay,
@@ -113,7 +114,13 @@ def test_returned_tickets_are_gone_for_good() -> None:
 
 
 def test_locomotives_are_not_wild_on_ordinary_routes() -> None:
-    g = arrange(nordic(), hands={0: {"green": 1, "yellow": 2, "locomotive": 6}}, current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 2yellow+1green+6L
+        current 0
+        """
+    )
     refused(g, claim("oslo-orebro/1", green=1, locomotive=1), "bad_payment", "only on ferries and tunnels")
     refused(g, claim("oslo-orebro/1", locomotive=2), "bad_payment", "only on ferries and tunnels")
     assert claim_payments(g, "oslo-orebro/1") == set()
@@ -129,7 +136,14 @@ def test_locomotives_are_not_wild_on_ordinary_routes() -> None:
 
 
 def test_locomotives_are_wild_on_tunnels_and_ferries() -> None:
-    g = arrange(nordic(), hands={0: {"purple": 1, "locomotive": 6}}, deck_top=["red", "green", "yellow"], current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 1purple+6L
+        deck red, green, yellow
+        current 0
+        """
+    )
     assert claim_payments(g, "lillehammer-oslo") == {cards(purple=1, locomotive=1), cards(locomotive=2)}
     g.apply(claim("lillehammer-oslo", locomotive=2))
     assert owner(g, "lillehammer-oslo") == 0
@@ -214,7 +228,13 @@ def test_ferry_payments_with_substitutions(route: str, payment: dict[str, int], 
 
 
 def test_ferry_canonical_payments_and_an_explicit_other_one() -> None:
-    g = arrange(nordic(), hands={0: {"red": 2, "blue": 1, "locomotive": 1}}, current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 2red+1blue+1L
+        current 0
+        """
+    )
     # the locomotive, or 3 cards for it (the fixed fill: fewest-held colours first)
     assert claim_payments(g, "umea-vaasa") == {cards(locomotive=1), cards(red=2, blue=1)}
     explicit = claim("umea-vaasa", red=1, blue=1, locomotive=1)
@@ -259,7 +279,13 @@ def test_murmansk_lieksa_payments_at_the_limits(payment: dict[str, int], ok: boo
 
 
 def test_murmansk_lieksa_canonical_payments() -> None:
-    g = arrange(nordic(), hands={0: {"green": 7, "red": 3, "blue": 5, "locomotive": 3}}, current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 3red+7green+5blue+3L
+        current 0
+        """
+    )
     # green with 2 sets (7 + 8) and 3 sets (6 + 12); no other colour has enough cards
     assert claim_payments(g, MURMANSK) == {cards(green=7, red=3, blue=5), cards(green=7, red=3, blue=5, locomotive=3)}
     explicit = claim(MURMANSK, green=7, blue=5, locomotive=3)
@@ -267,7 +293,14 @@ def test_murmansk_lieksa_canonical_payments() -> None:
 
 
 def test_murmansk_lieksa_needs_nine_trains() -> None:
-    g = arrange(nordic(), hands={0: {"green": 9}}, current=0, trains=[8, 40, 40])
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 9green
+        current 0
+        trains 8, 40, 40
+        """
+    )
     refused(g, claim(MURMANSK, green=9), "route_unavailable", "needs 9 trains")
     assert claim_payments(g, MURMANSK) == set()
 
@@ -283,7 +316,14 @@ def test_route_points_table_includes_nine_for_27() -> None:
 
 
 def test_tunnel_locomotive_revealed_costs_a_card_of_the_colour_or_a_locomotive() -> None:
-    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 1}}, deck_top=["purple", "locomotive", "red"], current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 3purple+1L
+        deck purple, L, red
+        current 0
+        """
+    )
     g.apply(claim("lillehammer-oslo", purple=2))
     assert g.phase == "tunnel" and g.tunnel is not None and g.tunnel[3] == 2
     assert {a.cards for a in g.legal_actions() if a.type == "tunnel_pay"} == {cards(purple=1, locomotive=1)}
@@ -292,7 +332,14 @@ def test_tunnel_locomotive_revealed_costs_a_card_of_the_colour_or_a_locomotive()
 
 
 def test_all_locomotive_tunnel_needs_locomotives_for_revealed_locomotives() -> None:
-    g = arrange(nordic(), hands={0: {"purple": 3, "locomotive": 2}}, deck_top=["purple", "locomotive", "red"], current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 3purple+2L
+        deck purple, L, red
+        current 0
+        """
+    )
     g.apply(claim("lillehammer-oslo", locomotive=2))
     assert g.tunnel is not None and g.tunnel[3] == 1
     assert g.legal_actions() == (DECLINE,)
@@ -315,7 +362,14 @@ def test_double_routes_both_lanes_only_with_three_players(players: int) -> None:
     else:
         assert "stockholm-orebro/2" not in {a.route for a in g.legal_actions()}
         refused(g, other, "route_unavailable", "only one lane")
-    mine = arrange(g, hands={0: {"purple": 2}}, routes={"stockholm-orebro/1": 0}, current=0)
+    mine = scenario(
+        """
+        p0 hand 2purple
+        p0 routes stockholm-orebro/1
+        current 0
+        """,
+        g,
+    )
     refused(mine, other, "route_unavailable", "already own a lane")
 
 
@@ -607,7 +661,14 @@ def test_cli_simulate_nordic_refuses_four_players(capsys: pytest.CaptureFixture[
 
 
 def test_nordic_conserves_during_a_pending_tunnel() -> None:
-    g = arrange(nordic(), hands={0: {"green": 6}}, deck_top=["green", "green", "locomotive"], current=0)
+    g = scenario(
+        """
+        nordic 3p
+        p0 hand 6green
+        deck green, green, L
+        current 0
+        """
+    )
     g.apply(claim("mo-i-rana-trondheim/1", green=5))
     assert g.phase == "tunnel" and card_total(g) == list(g.edition.deck)
     assert g.legal_actions() == (DECLINE,)  # 3 more green asked, 1 left

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from positions import BLIND, arrange, claim, faceup, keep, refused, started
+from positions import BLIND, claim, faceup, keep, refused, scenario, started
 from ttr.editions import get_edition, load_edition_file, parse_edition
 from ttr.engine import Action, Game, MalformedAction, PositionError
 from ttr.errors import EditionError
@@ -22,11 +22,14 @@ from ttr.errors import EditionError
 @pytest.fixture
 def table() -> Game:
     """Player 0 to move with a known hand; a locomotive face up in slot 0."""
-    return arrange(
-        started("usa", 2, seed=4),
-        hands={0: {"red": 3, "blue": 2, "locomotive": 1}, 1: {"green": 2}},
-        market=["locomotive", "white", "black", "yellow", "orange"],
-        current=0,
+    return scenario(
+        """
+        usa 2p seed 4
+        p0 hand 3red+2blue+1L
+        p1 hand 2green
+        market L, white, black, yellow, orange
+        current 0
+        """
     )
 
 
@@ -75,7 +78,12 @@ def test_market_slot_out_of_range(table: Game, slot: int) -> None:
 
 
 def test_claiming_a_closed_double(table: Game) -> None:
-    g = arrange(table, routes={"chicago-pittsburgh/1": 1})  # black lane taken; the orange lane is closed at 2 players
+    g = scenario(
+        """
+        p1 routes chicago-pittsburgh/1
+        """,
+        table,
+    )  # black lane taken; the orange lane is closed at 2 players
     refused(g, claim("chicago-pittsburgh/2", red=3), "route_unavailable", "only one lane of a double route")
 
 

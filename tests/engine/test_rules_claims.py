@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from positions import arrange, cards, claim, hand_of, refused, route_ids, started
+from positions import arrange, cards, claim, hand_of, refused, route_ids, scenario, started
 from ttr.engine import Game
 from ttr.engine.actions import CLAIM
 
@@ -138,7 +138,12 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
     assert g.current == 1
     assert "atlanta-raleigh/2" not in route_ids(g.legal_actions())
     refused(g, claim("atlanta-raleigh/2", red=2), "route_unavailable", f"with {players} players only one lane")
-    g0 = arrange(g, current=0)
+    g0 = scenario(
+        """
+        current 0
+        """,
+        g,
+    )
     assert "atlanta-raleigh/2" not in route_ids(g0.legal_actions())
     refused(g0, claim("atlanta-raleigh/2", red=2), "route_unavailable", "closed to you")
 
@@ -147,7 +152,12 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
 def test_with_4_or_5_players_both_lanes_open_but_never_both_to_one_player(players: int) -> None:
     g = arrange(started("usa", players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
     g.apply(claim("atlanta-raleigh/1", red=2))
-    g0 = arrange(g, current=0)
+    g0 = scenario(
+        """
+        current 0
+        """,
+        g,
+    )
     assert "atlanta-raleigh/2" not in route_ids(g0.legal_actions())
     refused(g0, claim("atlanta-raleigh/2", red=2), "route_unavailable", "you already own a lane between these cities")
     assert g.current == 1
@@ -160,6 +170,14 @@ def test_doubles_threshold_is_a_rule_option() -> None:
     g = Game("usa", 3, seed=2, options={"all_lanes_min_players": 3})
     while g.phase == "setup":
         g.apply(next(a for a in g.legal_actions()))
-    g = arrange(g, hands={0: {"red": 2}, 1: {"red": 2}}, market=["blue"] * 5, current=0)
+    g = scenario(
+        """
+        p0 hand 2red
+        p1 hand 2red
+        market blue, blue, blue, blue, blue
+        current 0
+        """,
+        g,
+    )
     g.apply(claim("atlanta-raleigh/1", red=2))
     assert "atlanta-raleigh/2" in route_ids(g.legal_actions())

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from positions import BLIND, arrange, card_total, faceup, hand_of, refused, started
+from positions import BLIND, arrange, card_total, faceup, hand_of, refused, scenario, started
 from ttr.cards import LOCOMOTIVE
 from ttr.editions import get_edition, parse_edition
 from ttr.engine import Game
@@ -232,11 +232,14 @@ def test_lone_face_up_locomotive_can_still_be_the_first_card() -> None:
 
 
 def test_hand_size_is_unlimited() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={0: {"red": 12, "blue": 12, "green": 12}, 1: {}},
-        market=["white", "black", "yellow", "orange", "purple"],
-        current=0,
+    g = scenario(
+        """
+        usa 2p seed 1
+        p0 hand 12red+12green+12blue
+        p1 hand 0
+        market white, black, yellow, orange, purple
+        current 0
+        """
     )
     g.apply(BLIND)
     g.apply(BLIND)
