@@ -229,6 +229,18 @@ def test_refused_actions_are_explained(server: Server, new_page: Any) -> None:
     page.wait_for_selector(".toast-info")
     assert "needs" in page.inner_text(".toast-info") or "closed" in page.inner_text(".toast-info")
     assert page.locator("#claim-sheet").count() == 0
+    # The reason is the one the server sent (claim_problems), worded: the client does not work it out itself.
+    rid = unpaid[1]["id"]
+    assert st["claim_problems"][rid]["code"] in {"cards", "lane_closed"}
+    page.evaluate("rid => { window.ttrGame.state.claim_problems[rid] = { code: 'trains', length: 9, trains: 1 }; }", rid)
+    page.locator(f"g.route[data-route='{rid}'] .space").first.click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.toast-info')].some((e) => e.innerText.includes('needs 9 trains; you have 1'))"
+    )
+    # The log shows each move in the notation, as the server sent it.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.log li code.move')].some((e) => e.innerText.startsWith('keep '))"
+    )
 
 
 def test_language_follows_the_browser_and_can_be_switched(server: Server, new_page: Any) -> None:

@@ -71,6 +71,10 @@ def test_create_join_play_and_watch(client):
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
     public_keep = next(e["event"] for e in log if e["event"]["type"] == "keep_tickets" and e["event"]["player"] == 0)
     assert "tickets" not in public_keep and public_keep["kept"] == len(action["tickets"])
+    # each action's first event carries the move in the notation; kept tickets only in the player's own form
+    assert kept[0]["move"] == "keep " + ",".join(action["tickets"]) and "move" not in public_keep
+    moves = [e["event"]["move"] for e in log if "move" in e["event"]]
+    assert all(m.split()[0] in {"blind", "draw", "tickets", "claim", "pass", "station", "place"} for m in moves)
     mid = log[len(log) // 2]["seq"]
     later = client.get(f"/api/games/{gid}/log", params={"since": mid}).json()["events"]  # the bot may have moved since
     assert [e["seq"] for e in later] == list(range(mid + 1, mid + 1 + len(later))) and later[0] == log[mid]

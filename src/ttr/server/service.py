@@ -30,6 +30,7 @@ from ..bots import LEVELS
 from ..editions import BUILTIN
 from ..engine import Action, Event, Game, IllegalAction
 from ..errors import EditionError, SetupError, TTRError
+from ..notation import format_move
 from .accounts import User
 from .db import (
     INSERT_ACTION,
@@ -91,6 +92,16 @@ def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
         "final_report": [game.ticket_report(p) for p in range(game.n)] if game.is_over else [],
         "tie_breaks": game.tie_breaks() if game.is_over else [],
     }
+
+
+def with_move(before: Game, action: Action, event: Event) -> Event:
+    """The first event of an action, carrying the move in the notation (``move``, e.g. ``claim denver-omaha
+    3red+1L``; ttr.notation), which the client's log shows beside its sentence. Kept tickets name secret
+    tickets: that move goes in the event's private part, for its player only."""
+    text = format_move(before, action)
+    if action.type == "keep_tickets":
+        return replace(event, secret={**(event.secret or {}), "move": text})
+    return replace(event, data={**event.data, "move": text})
 
 
 def _now() -> datetime:
@@ -988,6 +999,7 @@ class GameService:
                 raise ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.reason) from None
             if not evs:  # e.g. declining to place a passenger: still an event, so every action has a seq
                 evs = [Event(action.type, acting, {})]
+            evs[0] = with_move(g, action, evs[0])
             idx = len(g.history)
             reveals = action_reveals(g, action, after)
             now = _now()

@@ -930,7 +930,9 @@ export class GameClient {
     const worded = this.log.map((e) => ({ ...e, text: describeEvent(e.ev, this.map, this.summary, this.logSecrets()) })).filter((e) => e.text);
     host.replaceChildren(...worded.slice(-200).map((e) => {
       const who = e.ev.player;
-      return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text);
+      // the move in the notation (sent by the server, ttr.notation), beside the sentence
+      const move = e.ev.move && (e.ev.type !== "keep_tickets" || this.logSecrets()) ? [" ", h("code", { class: "move" }, e.ev.move)] : [];
+      return h("li", { dataset: { seq: String(e.seq), type: e.ev.type }, style: who !== null && who !== undefined ? { "--player": PLAYER_COLOURS[who % PLAYER_COLOURS.length] } : null, class: who !== null && who !== undefined ? "by-player" : "" }, e.text, ...move);
     }));
     requestAnimationFrame(() => { host.scrollTop = host.scrollHeight; }); // in the next frame: reading scrollHeight now would lay the page out once more
   }
