@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..notation import format_move
+from ..notation import format_cards, format_move
 
 HELP = (
     "play in the terminal against bots: the moves are grouped (draw: f1-f5, b, t; claim: c<n> or c ROUTE, with a payment"
@@ -29,7 +29,7 @@ def describe(game: Any, action: Any) -> str:
     ed = game.edition
     j = action.to_json()
     kind = j["type"]
-    cards = ", ".join(f"{n} {c}" for c, n in j.get("cards", {}).items())
+    cards = format_cards(action.cards) if action.cards and any(action.cards) else ""  # the notation's cards
     if kind == "draw_faceup":
         from ..cards import CARD_NAMES
 

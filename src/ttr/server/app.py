@@ -673,7 +673,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def spectate(game_id: str) -> Response:
         live = await live_game(game_id)
         st = live.state(SPECTATOR, None)
-        return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes", "final_report")})
+        return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes", "final_report", "tie_breaks")})
 
     @app.post(
         "/api/games/{game_id}/actions",

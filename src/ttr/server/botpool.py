@@ -219,6 +219,7 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
         "action": actions[step - 1] if step else None,
         "events": events,
         "view": game.view(None).to_dict(),
+        "tie_breaks": game.tie_breaks() if game.is_over else [],  # the engine's, for the final sheet
     }
 
 

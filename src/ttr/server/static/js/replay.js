@@ -69,7 +69,7 @@ class ReplayViewer extends GameClient {
     }
     this.step = k;
     this.current = data;
-    this.state = { seq: k, seat: null, seats_controlled: [], view: data.view, legal: [], can_undo: false, summary: this.summary };
+    this.state = { seq: k, seat: null, seats_controlled: [], view: data.view, legal: [], can_undo: false, summary: this.summary, tie_breaks: data.tie_breaks || [] };
     this.log = (data.events || []).map((ev, i) => ({ seq: i + 1, ev }));
     history.replaceState(null, "", `/replay/${encodeURIComponent(this.id)}?step=${k}`);
     this.render();
