@@ -2,6 +2,7 @@
 
     europe 2p seed 0                     the base game, just past setup (every seat kept the tickets dealt)
     p0 hand 3red+1L                      a hand, in the move notation's cards (players not named: empty)
+    hands none                           every hand empty (also routes none, tickets none, stations none)
     p0 routes essen-frankfurt, essen-kobenhavn/1   routes owned (trains and scores follow)
     p0 tickets frankfurt-kobenhavn       tickets held (players not named: none)
     p0 stations roma                     stations built (stations left follow)
@@ -149,6 +150,16 @@ _HEADER = re.compile(r"(?P<edition>[a-z][a-z0-9_-]*)\s+(?P<players>\d+)p(?:\s+se
 _PLAYER = re.compile(r"p(?P<p>\d+)\s+(?P<what>hand|routes|tickets|stations|passengers)\b\s*(?P<rest>.*)")
 
 
+_NONE = {"hands": "hands", "routes": "routes", "tickets": "tickets", "stations": "stations"}
+
+
+# position keys written with their own lines above (or not at all)
+_NOT_FIELDS = frozenset(
+    {"format", "edition", "options", "players", "hands", "routes", "tickets", "stations", "passengers", "market", "deck"}
+    | {"discard", "merchandise", "ticket_decks", "history", "history_seats", "rng", "tunnel"}
+)
+
+
 def _items(text: str) -> list[str]:
     return [x for x in re.split(r"[,\s]+", text.strip()) if x]
 
@@ -219,7 +230,9 @@ def _line(game: Game, ed: Edition, n: int, line: str, parts: dict[str, Any]) -> 
             kept[p] = [None if c == "none" else c if c == "gone" else _known(ed.city_index, "city", c) for c in _items(rest)]
         return
     word, _, rest = line.partition(" ")
-    if word == "market":
+    if word in _NONE and rest.strip() == "none":  # hands none, routes none, ...: every player's is empty
+        parts[_NONE[word]] = {}
+    elif word == "market":
         parts["market"] = [_card(c) for c in _items(rest)]
     elif word == "deck":
         parts["deck_top"] = [_card(c) for c in _items(rest)]
@@ -238,7 +251,7 @@ def _line(game: Game, ed: Edition, n: int, line: str, parts: dict[str, Any]) -> 
     elif word == "merchandise":
         city, _, stack = rest.strip().partition(" ")
         parts.setdefault("merchandise", {})[_known(ed.city_index, "city", city)] = [int(x) for x in _items(stack)]
-    elif word in game.to_dict() and word not in ("format", "edition", "options", "players"):
+    elif word in game.to_dict() and word not in _NOT_FIELDS:
         parts[word] = _value(rest)
     else:
         raise ScenarioError(f"unknown part {word!r}")

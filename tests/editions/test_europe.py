@@ -463,7 +463,12 @@ def test_a_station_saves_a_ticket_by_borrowing_an_opponent_route(city: str) -> N
     assert row["station_routes"] == {city: "frankfurt-paris/1"}
     assert row["tickets"] == [{"id": "paris-wien", "points": 8, "completed": True}]
     assert row["ticket_points"] == 8 and row["unused_station_points"] == 8
-    without = arrange(g, stations={})
+    without = scenario(
+        """
+        stations none
+        """,
+        g,
+    )
     assert player_result(without)["ticket_points"] == -8
 
 

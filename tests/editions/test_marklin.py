@@ -96,11 +96,13 @@ def test_deck_has_118_cards_of_the_stated_kinds() -> None:
 
 
 def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
-    g = arrange(
-        started("marklin"),
-        hands={},
-        market=["locomotive", "red", "blue", "green", "white"],
-        deck_top=["black", "locomotive", "yellow", "orange"],
+    g = scenario(
+        """
+        marklin 2p
+        hands none
+        market L, red, blue, green, white
+        deck black, L, yellow, orange
+        """
     )
     p = g.current
     g.apply(faceup(0))
@@ -187,7 +189,14 @@ def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
 
 
 def test_plain_locomotives_are_wild_on_short_routes() -> None:
-    g = arrange(started("marklin"), hands={0: {"locomotive": 1, "red": 2}, 1: {"locomotive": 1, "red": 2}}, routes={})
+    g = scenario(
+        """
+        marklin 2p
+        p0 hand 2red+1L
+        p1 hand 2red+1L
+        routes none
+        """
+    )
     assert claim("berlin-magdeburg", red=2, locomotive=1) in g.legal_actions()
 
 

@@ -150,8 +150,14 @@ def test_locomotives_are_wild_on_tunnels_and_ferries() -> None:
 
 
 def test_a_face_up_locomotive_is_one_card_and_two_may_be_taken() -> None:
-    g = arrange(
-        nordic(2), hands={}, market=["locomotive", "locomotive", "red", "blue", "green"], deck_top=["yellow", "white"], current=0
+    g = scenario(
+        """
+        nordic 2p
+        hands none
+        market L, L, red, blue, green
+        deck yellow, white
+        current 0
+        """
     )
     g.apply(Action("draw_faceup", slot=0))
     assert g.phase == "second_card" and g.current == 0
@@ -417,7 +423,14 @@ def test_no_longest_path_bonus() -> None:
 
 
 def test_globetrotter_to_the_single_leader() -> None:
-    g = arrange(nordic(2), routes=OSLO_STOCKHOLM, tickets={0: ["oslo-stockholm"], 1: ["oslo-kobenhavn"]})
+    g = scenario(
+        """
+        nordic 2p
+        p0 routes oslo-orebro/1, stockholm-orebro/1
+        p0 tickets oslo-stockholm
+        p1 tickets oslo-kobenhavn
+        """
+    )
     r = rows(g)
     assert [x["tickets_completed"] for x in r] == [1, 0]
     assert [x["most_tickets_bonus"] for x in r] == [10, 0]
@@ -612,7 +625,15 @@ def test_the_engine_offers_and_accepts_every_canonical_payment(data: st.DataObje
 
 
 def test_legal_actions_stay_finite_with_every_card_in_one_hand() -> None:
-    g = arrange(nordic(3), hands={}, market=[None] * 5, rest=0, current=0)
+    g = scenario(
+        """
+        nordic 3p
+        hands none
+        market -, -, -, -, -
+        rest p0
+        current 0
+        """
+    )
     assert sum(g.hands[0]) == 110
     legal = g.legal_actions()
     per_route = Counter(a.route for a in legal if a.type == "claim")

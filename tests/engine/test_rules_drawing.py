@@ -20,11 +20,13 @@ def draws(g: Game) -> set[tuple[str, int | None]]:
 
 
 def test_a_draw_is_two_cards_blind_or_face_up_and_the_slot_is_refilled_at_once() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={},
-        market=["red", "blue", "green", "white", "black"],
-        deck_top=["yellow", "orange", "purple"],
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        deck yellow, orange, purple
+        """
     )
     p = g.current
     g.apply(faceup(1))
@@ -36,7 +38,14 @@ def test_a_draw_is_two_cards_blind_or_face_up_and_the_slot_is_refilled_at_once()
 
 
 def test_face_up_locomotive_as_first_card_is_the_whole_draw() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red"])
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, blue, green, white, black
+        deck red
+        """
+    )
     p = g.current
     g.apply(faceup(0))
     assert hand_of(g, p) == {LOCO: 1}
@@ -45,7 +54,14 @@ def test_face_up_locomotive_as_first_card_is_the_whole_draw() -> None:
 
 
 def test_face_up_locomotive_is_never_the_second_card() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, "blue", "green", "white", "black"], deck_top=["red", "red"])
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, blue, green, white, black
+        deck red, red
+        """
+    )
     g.apply(BLIND)
     assert g.phase == "second_card"
     assert ("draw_faceup", 0) not in draws(g)
@@ -54,7 +70,14 @@ def test_face_up_locomotive_is_never_the_second_card() -> None:
 
 
 def test_freshly_turned_replacement_locomotive_is_not_a_second_card_either() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, "red"])
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        deck L, red
+        """
+    )
     p = g.current
     g.apply(faceup(0))
     assert g.to_dict()["market"][0] == LOCO
@@ -65,7 +88,14 @@ def test_freshly_turned_replacement_locomotive_is_not_a_second_card_either() -> 
 
 
 def test_blind_locomotive_counts_as_a_normal_card() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], deck_top=[LOCO, LOCO])
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        deck L, L
+        """
+    )
     p = g.current
     g.apply(BLIND)
     assert g.phase == "second_card" and g.current == p
@@ -75,11 +105,13 @@ def test_blind_locomotive_counts_as_a_normal_card() -> None:
 
 
 def test_three_face_up_locomotives_flush_the_market() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={},
-        market=[LOCO, LOCO, "red", "white", "black"],
-        deck_top=[LOCO, "green", "green", "blue", "blue", "yellow"],
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, L, red, white, black
+        deck L, green, green, blue, blue, yellow
+        """
     )
     events = g.apply(faceup(2))  # the replacement is the third locomotive
     assert [e.type for e in events][:1] == ["market_flush"]
@@ -88,11 +120,13 @@ def test_three_face_up_locomotives_flush_the_market() -> None:
 
 
 def test_flush_repeats_while_three_locomotives_show() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={},
-        market=[LOCO, LOCO, "red", "white", "black"],
-        deck_top=[LOCO, LOCO, LOCO, LOCO, "green", "green", "green", "blue", "blue", "yellow", "orange"],
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, L, red, white, black
+        deck L, L, L, L, green, green, green, blue, blue, yellow, orange
+        """
     )
     events = g.apply(faceup(2))  # flush 1 turns up 3 locomotives again; flush 2 ends it
     assert [e.type for e in events].count("market_flush") == 2
@@ -111,12 +145,14 @@ def test_flush_stops_after_three_consecutive_flushes() -> None:
 
 
 def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={},
-        market=[LOCO, LOCO, "red", "white", "black"],
-        deck_top=[LOCO, "green", "green", "blue"],
-        rest=0,
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, L, red, white, black
+        deck L, green, green, blue
+        rest p0
+        """
     )
     events = g.apply(faceup(2))
     assert "market_flush" not in [e.type for e in events]
@@ -125,13 +161,15 @@ def test_flush_stops_when_deck_and_discard_cannot_supply_five_fresh_cards() -> N
 
 
 def test_flush_counts_the_discard_pile_as_a_source() -> None:
-    g = arrange(
-        started("usa", 2, seed=1),
-        hands={},
-        market=[LOCO, LOCO, "red", "white", "black"],
-        deck_top=[LOCO, "green", "green"],
-        discard=["blue", "blue", "yellow"],
-        rest=0,
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, L, red, white, black
+        deck L, green, green
+        discard blue, blue, yellow
+        rest p0
+        """
     )
     events = g.apply(faceup(2))  # 2 cards in the deck + 3 in the discard pile = 5 fresh cards
     assert "market_flush" in [e.type for e in events]
@@ -171,7 +209,14 @@ def test_flush_happens_at_setup_in_the_real_deck() -> None:
 
 
 def test_empty_deck_is_rebuilt_from_the_shuffled_discard_pile() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest="discard")
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        rest discard
+        """
+    )
     assert not g.deck
     discard_before = sorted(g.to_dict()["discard"])
     p = g.current
@@ -182,8 +227,14 @@ def test_empty_deck_is_rebuilt_from_the_shuffled_discard_pile() -> None:
 
 
 def test_market_is_refilled_from_the_discard_pile_when_the_deck_is_empty() -> None:
-    g = arrange(
-        started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], discard=["yellow"], rest=0
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        discard yellow
+        rest p0
+        """
     )
     g.apply(faceup(0))
     assert g.to_dict()["market"][0] == "yellow"
@@ -191,7 +242,14 @@ def test_market_is_refilled_from_the_discard_pile_when_the_deck_is_empty() -> No
 
 
 def test_deck_and_discard_empty_market_not_refilled_and_no_blind_draw() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=["red", "blue", "green", "white", "black"], rest=0)
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market red, blue, green, white, black
+        rest p0
+        """
+    )
     assert ("draw_blind", None) not in draws(g)
     refused(g, BLIND, "deck_empty", "deck and the discard pile are empty")
     g.apply(faceup(0))
@@ -217,14 +275,28 @@ def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: list[
 
 
 def test_drawing_is_not_allowed_when_no_card_can_be_taken() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[None] * 5, rest=0)
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market -, -, -, -, -
+        rest p0
+        """
+    )
     assert not draws(g)
     refused(g, BLIND, "deck_empty", "empty")
     refused(g, faceup(2), "empty_slot", "empty")
 
 
 def test_lone_face_up_locomotive_can_still_be_the_first_card() -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[None, None, LOCO, None, None], rest=0)
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market -, -, L, -, -
+        rest p0
+        """
+    )
     assert draws(g) == {("draw_faceup", 2)}
     p = g.current
     g.apply(faceup(2))

@@ -57,6 +57,7 @@ def test_a_scenario_can_start_from_a_game_and_put_the_rest_in_a_hand() -> None:
         ("usa 2p\nmarket red, purplish", "unknown card 'purplish'"),
         ("usa 2p\nwhatever 1", "unknown part 'whatever'"),
         ("p0 hand 1red", "starts with its base game"),
+        ("usa 2p\nhands nothing", "unknown part .hands."),
         ("usa 2p\np0 hand 15locomotive", "locomotive cards; the edition has 14"),
     ],
 )
