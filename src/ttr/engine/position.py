@@ -80,7 +80,7 @@ def assemble(g: Game, values: dict[str, Any]) -> Game:
     field (internal form: card, ticket, route and city indices), check that they make one consistent
     position, and return it. ``from_dict`` reads the values from JSON; ``bots.determinize`` samples them."""
     state.set_fields(g, values)
-    if g.history_seats is None:  # format 1: replayed
+    if state.NOT_RECORDED in g.history_seats:  # format 1: who played what follows from replaying the history
         g.history_seats = _replayed_seats(g)
     n = g.n
     for name in ("current", "first_player"):

@@ -318,9 +318,12 @@ def _history_load(r: Reader, v: Any) -> list[Action]:
     return [Action.from_json(a) for a in v]
 
 
-def _seats_load(r: Reader, v: Any) -> list[int] | None:
+NOT_RECORDED = -1  # a seat of `history_seats` not in the position (format 1): position.assemble replays it
+
+
+def _seats_load(r: Reader, v: Any) -> list[int]:
     if r.fmt == 1:  # one seat after the other: the seats follow from replaying the history (position.assemble)
-        return None
+        return [NOT_RECORDED] * len(r.values["history"])
     if not isinstance(v, list) or len(v) != len(r.values["history"]):
         raise PositionError("'history_seats' must name one seat per action of 'history'")
     return [r.player(x) for x in v]
@@ -402,12 +405,13 @@ FIELDS: tuple[Field, ...] = (
     # the moves so far, and who played each
     Field("history", LIST, _empty, "history", _history_dump, _history_load),
     Field("history_seats", LIST, _empty, "history_seats", _ints_dump, _seats_load),
-    # derived answers kept between moves (Game.reset_caches builds them; never saved)
+    # derived answers kept between moves (never saved; Game.reset_caches builds the last three, typed, as a
+    # compiled build checks every assignment)
     Field("_legal_cache", DROP, _none),
     Field("_final_result", SHARE, _none),  # the finished game's result: never changed once built
-    Field("_labels", LIST, _none),  # entries are replaced, never changed in place
-    Field("_claim_cache", COPY, _none),
-    Field("_trail_cache", COPY, _none),
+    Field("_labels", LIST, None),  # entries are replaced, never changed in place
+    Field("_claim_cache", COPY, None),
+    Field("_trail_cache", COPY, None),
 )
 
 SLOTS: tuple[str, ...] = tuple(sorted(f.name for f in FIELDS))
