@@ -480,8 +480,8 @@ def load(r: Reader) -> dict[str, Any]:
 
 def set_fields(g: Game, values: dict[str, Any]) -> None:
     """Set every saved field of `g` from `values` (exactly the saved fields), then the derived ones."""
-    missing = POSITION_NAMES - values.keys()
-    unknown = values.keys() - POSITION_NAMES
+    missing: set[str] = {name for name in POSITION_NAMES if name not in values}
+    unknown: set[str] = {name for name in values if name not in POSITION_NAMES}
     if missing or unknown:
         raise PositionError(f"a position needs exactly its fields: missing {sorted(missing)}, unknown {sorted(unknown)}")
     for name, v in values.items():
