@@ -224,7 +224,9 @@ class Database:
             if database and database != ":memory:":
                 self.wal_path = database + "-wal"
         else:
-            self.engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            # as many connections as worker threads run service code (anyio: 40) and a few more: under load a
+            # thread never waits for a connection while holding its game's lock
+            self.engine = sa.create_engine(url, pool_size=20, max_overflow=30, pool_pre_ping=True)
             self.read_engine = self.engine
 
     @contextmanager

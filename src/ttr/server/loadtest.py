@@ -326,6 +326,15 @@ def _run_part(cfg: LoadConfig, deadline: float) -> dict[str, Any]:
     return asdict(runner(LoadTest(cfg, deadline).run()))
 
 
+def _worker(cfg: LoadConfig, ready: Any, out: Any) -> None:
+    """A client process: once every process has started (the barrier), play cfg.duration seconds, send the stats."""
+    try:
+        ready.wait(120)
+        out.put(_run_part(cfg, time.time() + cfg.duration))
+    except BaseException as exc:  # the parent reports it as an error of the run
+        out.put({"errors": {f"client process {type(exc).__name__}": 1}, "error_samples": [repr(exc)[:200]]})
+
+
 def split_games(games: int, procs: int) -> list[int]:
     """`games` shared between `procs` client processes as evenly as possible (none gets 0)."""
     procs = max(1, min(procs, games))
@@ -334,19 +343,29 @@ def split_games(games: int, procs: int) -> list[int]:
 
 def run_load(cfg: LoadConfig) -> dict[str, Any]:
     """Play the load from `cfg.procs` client processes and report (actions, latencies, errors, client CPU)."""
-    start = time.perf_counter()
-    deadline = time.time() + cfg.duration
     shares = split_games(cfg.games, cfg.procs)
     if len(shares) == 1:
-        parts = [_run_part(cfg, deadline)]
+        start = time.perf_counter()
+        parts = [_run_part(cfg, time.time() + cfg.duration)]
     else:
         ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run threads (RSS sampler)
-        with ctx.Pool(len(shares)) as pool:
-            jobs = [
-                pool.apply_async(_run_part, (LoadConfig(**{**asdict(cfg), "games": n, "seed": cfg.seed * 1000 + i}), deadline))
-                for i, n in enumerate(shares)
-            ]
-            parts = [job.get(timeout=cfg.duration + 120) for job in jobs]
+        ready = ctx.Barrier(len(shares) + 1)
+        out = ctx.Queue()
+        workers = [
+            ctx.Process(
+                target=_worker,
+                args=(LoadConfig(**{**asdict(cfg), "games": n, "seed": cfg.seed * 1000 + i}), ready, out),
+                daemon=True,
+            )
+            for i, n in enumerate(shares)
+        ]
+        for w in workers:
+            w.start()
+        ready.wait(120)  # the clock starts when every client process is up (spawning them takes a while)
+        start = time.perf_counter()
+        parts = [out.get(timeout=cfg.duration + 120) for _ in workers]
+        for w in workers:
+            w.join(10)
     stats = Stats()
     for part in parts:
         stats.merge(Stats(**part))

@@ -707,7 +707,7 @@ class GameService:
         note = f"{live.id} {new.seq}"
         notified = False
         if game is not live.game:
-            row["position"] = position if position is not None else _dumps(position_json(game))
+            row["position"] = position if position is not None else dumps_text(position_json(game))
             row["action_count"] = len(game.history)
             if self.db.is_postgres:
                 row["note"] = note
@@ -867,7 +867,7 @@ class GameService:
                     status=status,
                     seq=0,
                     action_count=0,
-                    position=_dumps(position_json(game)),
+                    position=dumps_text(position_json(game)),
                     to_move=game.current,
                     bot_to_move=status == ACTIVE and any(seat_rows[p]["type"] == "bot" for p in game.to_act()),
                     clock=clock_json,
@@ -1063,7 +1063,7 @@ class GameService:
                 raise ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.reason) from None
             if not evs:  # e.g. declining to place a passenger: still an event, so every action has a seq
                 evs = [Event(action.type, acting, {})]
-            return _Move(acting, after, evs, action_reveals(g, action, after), _dumps(position_json(after)))
+            return _Move(acting, after, evs, action_reveals(g, action, after), dumps_text(position_json(after)))
 
         def write(conn: Connection, live: LiveGame, move: _Move) -> tuple[LiveGame, list[StoredEvent]]:
             idx = len(live.game.history)
