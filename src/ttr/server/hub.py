@@ -125,7 +125,11 @@ class Hub:
         each) are rendered first in a worker thread, so that the event loop only sends them."""
         subs = self._subs.get(live.id)
         if subs:
-            todo = {(w.access, w.seat, w.last) for w in subs.values() if w is not None and 0 <= w.last < live.seq}
+            todo = {
+                (w.access, w.seat, w.last)
+                for w in subs.values()
+                if w is not None and 0 <= w.last < live.seq and ("update", w.access, w.seat, w.last) not in live.memo
+            }
             if todo:
                 task = asyncio.get_running_loop().create_task(self._render_and_wake(live, todo))
                 self._rendering.add(task)
@@ -138,6 +142,24 @@ class Hub:
             self.schedule_bot(live.id)
         elif live.status in ("finished", "abandoned"):
             self._forget_bots(live.id)
+
+    async def change(self, fn: Callable[..., tuple[LiveGame, T]], game_id: str, *args: Any) -> tuple[LiveGame, T]:
+        """Make a change (`fn(game_id, *args)`, a GameService method returning the new snapshot first) in a worker
+        thread, render the game's watchers' updates in that same thread (one hand-over to a thread per action, not
+        two), and announce it."""
+        subs = self._subs.get(game_id) or {}
+        todo = {(w.access, w.seat, w.last) for w in subs.values() if w is not None and w.last >= 0}
+
+        def run() -> tuple[LiveGame, T]:
+            new, result = fn(game_id, *args)
+            for access, seat, last in todo:
+                if last < new.seq:
+                    new.update_text(access, seat, last)
+            return new, result
+
+        new, result = await self.call(run)
+        self.announce(new)
+        return new, result
 
     def _wake(self, game_id: str) -> None:
         for wake in self._subs.get(game_id, ()):
