@@ -634,7 +634,8 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
-        new, stored = await hub.change(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
+        new, stored = await call(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
+        hub.announce(new)
         seen = authorise(new, token).seats
         return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(seen)} for e in stored]})
 
@@ -922,7 +923,8 @@ class Session:
             return
         if self.access.spectator:
             raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
-        await self.hub.change(self.hub.service.submit, self.game_id, self.token, msg.seat, msg.action, msg.expected_seq)
+        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.token, msg.seat, msg.action, msg.expected_seq)
+        self.hub.announce(new)
 
     async def refuse(self, exc: ApiError, close_code: int) -> None:
         """Send the error, then close with `close_code` (the client may already be gone: nothing to log then)."""

@@ -143,24 +143,6 @@ class Hub:
         elif live.status in ("finished", "abandoned"):
             self._forget_bots(live.id)
 
-    async def change(self, fn: Callable[..., tuple[LiveGame, T]], game_id: str, *args: Any) -> tuple[LiveGame, T]:
-        """Make a change (`fn(game_id, *args)`, a GameService method returning the new snapshot first) in a worker
-        thread, render the game's watchers' updates in that same thread (one hand-over to a thread per action, not
-        two), and announce it."""
-        subs = self._subs.get(game_id) or {}
-        todo = {(w.access, w.seat, w.last) for w in subs.values() if w is not None and w.last >= 0}
-
-        def run() -> tuple[LiveGame, T]:
-            new, result = fn(game_id, *args)
-            for access, seat, last in todo:
-                if last < new.seq:
-                    new.update_text(access, seat, last)
-            return new, result
-
-        new, result = await self.call(run)
-        self.announce(new)
-        return new, result
-
     def _wake(self, game_id: str) -> None:
         for wake in self._subs.get(game_id, ()):
             wake.set()
