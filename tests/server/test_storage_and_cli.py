@@ -114,13 +114,20 @@ def test_an_invited_seat_cannot_be_taken_from_its_websocket(client):
 def test_serve_and_loadtest_commands(tmp_path, capsys):
     server = ServerProcess(str(tmp_path / "serve.sqlite3"), bot_delay=0.0, extra=["--no-limits"])  # one client, many games
     with running(server):
-        for via in ("http", "ws"):
+        assert server.proc is not None
+        for via, procs in (("http", 2), ("ws", 1)):
             assert (
                 ttr_main(
                     [
                         "loadtest",
                         "--url",
                         server.url,
+                        "--server-pid",  # CPU and memory of a server started elsewhere
+                        str(server.proc.pid),
+                        "--client-procs",
+                        str(procs),
+                        "--warmup",
+                        "1",
                         "--games",
                         "3",
                         "--duration",
@@ -137,10 +144,38 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
                 == 0
             )
             report = json.loads(capsys.readouterr().out)
-            assert report["errors"] == 0 and report["actions"] > 20 and report["games_started"] >= 3
+            assert report["errors"] == 0 and report["actions"] > 10 and report["games_started"] >= 3
             assert report["actions_via"] == via
             assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
             assert (report["server_time_ms"]["p50"] is not None) == (via == "http")
+            # the client's share: its processes' CPU, per action and of one core
+            assert report["client_procs"] == procs
+            assert report["client_cpu_ms_per_action"] > 0 and 0 < report["client_cpu_share"] < procs
+            assert report["server_cpu_s"] > 0 and report["server_cpu_ms_per_action"] > 0
+            rss = report["server_rss"]  # sampled every second from /proc/PID/status
+            assert rss["samples"] >= 3 and rss["warmup_s"] == 1
+            assert 10 < rss["start_mib"] <= rss["max_mib"] and rss["after_warmup_mib"] <= rss["max_mib"]
+            assert rss["end_mib"] <= rss["max_mib"]
+            expected = round(100 * (rss["end_mib"] - rss["after_warmup_mib"]) / rss["after_warmup_mib"], 1)
+            assert abs(rss["growth_after_warmup_pct"] - expected) < 0.5
+
+
+def test_rss_sampler_report():
+    from ttr.server.loadtest import RssSampler, split_games
+
+    sampler = RssSampler(0, warmup=10)
+    sampler.samples = [(0.0, 100 << 20), (5.0, 150 << 20), (10.0, 200 << 20), (15.0, 260 << 20), (20.0, 210 << 20)]
+    assert sampler.report() == {
+        "start_mib": 100.0,
+        "after_warmup_mib": 200.0,
+        "end_mib": 210.0,
+        "max_mib": 260.0,
+        "growth_after_warmup_pct": 5.0,
+        "warmup_s": 10,
+        "samples": 5,
+    }
+    assert RssSampler(0, warmup=1).report() is None  # nothing sampled (no such process)
+    assert split_games(300, 4) == [75, 75, 75, 75] and split_games(7, 3) == [3, 2, 2] and split_games(2, 5) == [1, 1]
 
 
 def test_cache_keeps_the_recently_changed_games(client):

@@ -33,6 +33,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--via", choices=["http", "ws"], default="http", help="send actions as HTTP POSTs (default) or over each seat's WebSocket"
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the client's random moves")
+    p.add_argument(
+        "--client-procs",
+        type=int,
+        default=1,
+        help="client processes sharing the games, one event loop each (default 1; more when the report's "
+        "client_cpu_share nears 1.0, i.e. the client and not the server limits the figures)",
+    )
+    p.add_argument(
+        "--server-pid",
+        type=int,
+        help="with --url: the server's process id, to report its CPU time and memory (RSS) like a started server's",
+    )
+    p.add_argument(
+        "--warmup",
+        type=float,
+        help="seconds after which the server's memory is taken as warmed up, for the growth figure "
+        "(default: a sixth of --duration, at most 60)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -82,17 +100,19 @@ def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..server.loadtest import LoadConfig, cpu_seconds, run_load
+    from ..server.loadtest import LoadConfig, RssSampler, cpu_seconds, run_load
 
-    if args.games < 1 or args.humans < 1 or args.duration <= 0 or args.think < 0:
-        print("ttr loadtest: --games and --humans must be >= 1, --duration > 0, --think >= 0", file=sys.stderr)
+    if args.games < 1 or args.humans < 1 or args.duration <= 0 or args.think < 0 or args.client_procs < 1:
+        print("ttr loadtest: --games, --humans and --client-procs must be >= 1, --duration > 0, --think >= 0", file=sys.stderr)
         return 2
+    warmup = args.warmup if args.warmup is not None else min(60.0, args.duration / 6)
     with tempfile.TemporaryDirectory(prefix="ttr-load-") as tmp:
         proc = None
         url = args.url
         if not url:
             proc, url = _start_server(args, tmp)
-        cpu0 = cpu_seconds(proc.pid) if proc else None
+        pid = proc.pid if proc else args.server_pid
+        cpu0 = cpu_seconds(pid) if pid else None
         try:
             cfg = LoadConfig(
                 url=url.rstrip("/"),
@@ -105,11 +125,19 @@ def run(args: argparse.Namespace) -> int:
                 think=args.think,
                 seed=args.seed,
                 via=args.via,
+                procs=args.client_procs,
             )
-            report = run_load(cfg)
-            if proc and cpu0 is not None and (cpu1 := cpu_seconds(proc.pid)) is not None:
+            if pid:
+                with RssSampler(pid, warmup) as rss:
+                    report = run_load(cfg)
+                report["server_rss"] = rss.report()
+            else:
+                report = run_load(cfg)
+            if pid and cpu0 is not None and (cpu1 := cpu_seconds(pid)) is not None:
                 report["server_cpu_s"] = round(cpu1 - cpu0, 1)
                 report["server_cpu_share"] = round((cpu1 - cpu0) / report["duration_s"], 2)
+                if report["actions"]:
+                    report["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / report["actions"], 2)
         finally:
             if proc:
                 proc.terminate()
@@ -133,8 +161,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"update delay ms (POST to own WebSocket update): p50 {upd['p50']}  p95 {upd['p95']}  p99 {upd['p99']}")
         if "server_cpu_s" in report:
             print(
-                f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core); "
-                f"load client CPU {report['client_cpu_s']} s"
+                f"server CPU {report['server_cpu_s']} s ({report['server_cpu_share']} of one core, "
+                f"{report.get('server_cpu_ms_per_action')} ms per action)"
+            )
+        print(
+            f"load client CPU {report['client_cpu_s']} s in {report['client_procs']} process(es) "
+            f"({report['client_cpu_share']} of one core, {report['client_cpu_ms_per_action']} ms per action)"
+        )
+        if report.get("server_rss"):
+            m = report["server_rss"]
+            print(
+                f"server memory (RSS) MiB: start {m['start_mib']}  after {m['warmup_s']:g} s warm-up {m['after_warmup_mib']}  "
+                f"end {m['end_mib']}  max {m['max_mib']}; growth after warm-up {m['growth_after_warmup_pct']} %"
             )
         lag = report["client_loop_lag_ms"]
         print(

@@ -903,13 +903,14 @@ class Session:
         self.max_bytes = max_bytes
         self.chat = chat
         self.send_lock = asyncio.Lock()
+        self.last = -1  # the seq of the last update sent (the hub renders the next one for it: Hub.announce)
 
     async def send(self, obj: Any) -> None:
         async with self.send_lock:
             await self.ws.send_text(json.dumps(obj, separators=(",", ":")))
 
     async def run(self, since: int | None) -> None:
-        wake = self.hub.subscribe(self.game_id)
+        wake = self.hub.subscribe(self.game_id, self)
         writer = asyncio.create_task(self.write_logged(since, wake))
         chat_wake = self.hub.subscribe_chat(self.game_id) if self.chat else None
         chatter = asyncio.create_task(self.write_chat(chat_wake)) if chat_wake is not None else None
@@ -978,22 +979,11 @@ class Session:
                 await self.ws.close(code=4401)
                 return
             if first or live.seq > last:
-                key = ("update", self.access, self.seat, last)  # shared by every watcher at the same point (spectators, tabs)
-                text = live.memo.get(key)
-                if text is None:
-                    text = live.memo[key] = json.dumps(
-                        {
-                            "type": "update",
-                            "seq": live.seq,
-                            "events": [{"seq": e["seq"], "event": e["event"]} for e in live.events_since(last, self.access)],
-                            "state": live.state(self.access, self.seat),
-                        },
-                        separators=(",", ":"),
-                    )
+                text = live.update_text(self.access, self.seat, last)
+                last = self.last = live.seq
+                first = False
                 async with self.send_lock:
                     await self.ws.send_text(text)
-                last = live.seq
-                first = False
             await wake.wait()
             wake.clear()
 

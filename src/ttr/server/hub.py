@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import anyio.to_thread
 
@@ -43,6 +43,14 @@ log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
 
+class Watcher(Protocol):
+    """What the hub reads of a WebSocket session to render its next update: whose view, and the seq it has seen."""
+
+    access: Access
+    seat: int | None
+    last: int
+
+
 class Hub:
     def __init__(self, service: GameService, settings: Settings) -> None:
         self.service = service
@@ -50,8 +58,9 @@ class Hub:
         self.bot_delay = settings.bot_delay
         self.undo_window = settings.undo_window
         self.pool = BotPool(settings.bot_workers, settings.bot_budget, settings.bot_factory)
-        self._subs: dict[str, set[asyncio.Event]] = {}
+        self._subs: dict[str, dict[asyncio.Event, Watcher | None]] = {}
         self._chat_subs: dict[str, set[asyncio.Event]] = {}
+        self._rendering: set[asyncio.Task[None]] = set()
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
@@ -76,9 +85,9 @@ class Hub:
 
     async def stop(self) -> None:
         self._stop.set()
-        for task in [*self._tasks, *self._bot_tasks.values(), *self._refreshing.values()]:
+        for task in [*self._tasks, *self._bot_tasks.values(), *self._refreshing.values(), *self._rendering]:
             task.cancel()
-        for task in [*self._tasks, *self._bot_tasks.values(), *self._refreshing.values()]:
+        for task in [*self._tasks, *self._bot_tasks.values(), *self._refreshing.values(), *self._rendering]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._listener is not None:
@@ -96,15 +105,17 @@ class Hub:
             raise
 
     # ------------------------------------------------------------------ watchers
-    def subscribe(self, game_id: str) -> asyncio.Event:
+    def subscribe(self, game_id: str, watcher: Watcher | None = None) -> asyncio.Event:
+        """Be woken (the Event is set) after every change to the game. A `watcher` (a WebSocket session) gets its
+        next update rendered in a worker thread before it is woken (see announce)."""
         wake = asyncio.Event()
-        self._subs.setdefault(game_id, set()).add(wake)
+        self._subs.setdefault(game_id, {})[wake] = watcher
         return wake
 
     def unsubscribe(self, game_id: str, wake: asyncio.Event) -> None:
         subs = self._subs.get(game_id)
         if subs is not None:
-            subs.discard(wake)
+            subs.pop(wake, None)
             if not subs:
                 del self._subs[game_id]
 
@@ -126,15 +137,45 @@ class Hub:
             wake.set()
 
     def announce(self, live: LiveGame) -> None:
-        """A change to `live` was committed by this process: wake its watchers, start its bot if one is to move."""
-        for wake in self._subs.get(live.id, ()):
-            wake.set()
+        """A change to `live` was committed by this process: wake its watchers, start its bot if one is to move.
+
+        The watchers' updates (each seat's view, legal actions and rule answers as JSON: milliseconds of CPU for
+        each) are rendered first in a worker thread, so that the event loop only sends them."""
+        subs = self._subs.get(live.id)
+        if subs:
+            todo = {
+                (w.access, w.seat, w.last)
+                for w in subs.values()
+                if w is not None and 0 <= w.last < live.seq and ("update", w.access, w.seat, w.last) not in live.memo
+            }
+            if todo:
+                task = asyncio.get_running_loop().create_task(self._render_and_wake(live, todo))
+                self._rendering.add(task)
+                task.add_done_callback(self._rendering.discard)
+            else:
+                self._wake(live.id)
         if live.deadline is not None and self._clock_wake is not None:
             self._clock_wake.set()  # a new deadline: the clock loop sleeps until the earliest one
         if live.bot_to_move:
             self.schedule_bot(live.id)
         elif live.status in ("finished", "abandoned"):
             self._forget_bots(live.id)
+
+    def _wake(self, game_id: str) -> None:
+        for wake in self._subs.get(game_id, ()):
+            wake.set()
+
+    async def _render_and_wake(self, live: LiveGame, todo: set[tuple[Access, int | None, int]]) -> None:
+        def render() -> None:
+            for access, seat, last in todo:
+                live.update_text(access, seat, last)  # kept in the snapshot's memo, where the watchers look
+
+        try:
+            await anyio.to_thread.run_sync(render)
+        except Exception:  # a watcher renders its own update on the event loop: it must not miss the change
+            log.exception("rendering the updates of game %s failed", live.id)
+        finally:
+            self._wake(live.id)
 
     # ------------------------------------------------------------------ other processes
     def _listen(self) -> None:
@@ -185,8 +226,7 @@ class Hub:
             while True:
                 self._dirty.discard(game_id)
                 await self.call(self.service.get, game_id)
-                for wake in self._subs.get(game_id, ()):
-                    wake.set()
+                self._wake(game_id)
                 if game_id not in self._dirty:
                     return
         except ApiError:

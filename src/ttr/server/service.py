@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -38,7 +39,7 @@ from .db import (
     SELECT_SEQ,
     UPDATE_FINISHED,
     UPDATE_GAME,
-    UPDATE_POSITION,
+    UPDATE_GAME_POSITION,
     Database,
     actions,
     events,
@@ -53,6 +54,7 @@ from .security import clean_name, hash_token, new_game_id, new_token
 from .undo import action_reveals, undo_point
 
 T = TypeVar("T")
+P = TypeVar("P")
 
 OPEN, ACTIVE, FINISHED, ABANDONED = "open", "active", "finished", "abandoned"
 STATUSES = (OPEN, ACTIVE, FINISHED, ABANDONED)  # abandoned: closed by the expiry sweep (see expiry.py), kept as it was
@@ -62,6 +64,15 @@ CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "state_changed", "not_
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
+
+
+def dumps_text(obj: Any) -> str:
+    """Compact JSON text of `obj` (orjson: several times faster than json for the big state updates; json for
+    what orjson refuses, e.g. an integer over 64 bits)."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(obj, separators=(",", ":"))
 
 
 def closed_routes(game: Game) -> list[str]:
@@ -322,6 +333,23 @@ class LiveGame:
             }
         return self.memo[key]
 
+    def update_text(self, access: Access, seat: int | None, last: int) -> str:
+        """The WebSocket update (JSON text) for a watcher with `access` viewing `seat` that has seen up to `last`:
+        the events since then and the state. Shared by every watcher at the same point (spectators, tabs); made
+        in a worker thread when the hub renders a change for its watchers (Hub.announce), else on first use."""
+        key = ("update", access, seat, last)
+        text = self.memo.get(key)
+        if text is None:
+            text = self.memo[key] = dumps_text(
+                {
+                    "type": "update",
+                    "seq": self.seq,
+                    "events": [{"seq": e["seq"], "event": e["event"]} for e in self.events_since(last, access)],
+                    "state": self.state(access, seat),
+                }
+            )
+        return text
+
     def events_since(self, since: int, access: Access) -> list[dict[str, Any]]:
         """Events after `since` (undone ones left out), in the form `access` may see."""
         return [{"seq": e.seq, "event": e.form(access.seats), "at": e.at} for e in self.events[max(since, 0) :] if not e.undone]
@@ -366,6 +394,17 @@ def _check_tutorial(
         raise ApiError(
             422, "bad_tutorial", f"a tutorial is you against an easy bot with the standard rules: drop {', '.join(clashes)}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """An action checked and applied on a snapshot, ready to be written (GameService.submit)."""
+
+    seat: int
+    game: Game
+    events: list[Event]
+    reveals: bool
+    position: str  # the new position's JSON
 
 
 def _check_clock(spec: dict[str, Any] | None) -> str | None:
@@ -569,9 +608,29 @@ class GameService:
 
     def _change(self, game_id: str, fn: Callable[[Connection, LiveGame], tuple[LiveGame, T]]) -> tuple[LiveGame, T]:
         """Run `fn` on the current snapshot inside a write transaction holding the game's lock."""
+        return self._change_prepared(game_id, lambda _live: None, lambda conn, live, _prep: fn(conn, live))
+
+    def _change_prepared(
+        self,
+        game_id: str,
+        prepare: Callable[[LiveGame], P],
+        fn: Callable[[Connection, LiveGame, P], tuple[LiveGame, T]],
+    ) -> tuple[LiveGame, T]:
+        """Like _change, with the CPU work of the change (`prepare`: checks, the engine, the new position's JSON)
+        done on the cached snapshot before the write transaction, holding only the game's lock: the database's
+        writer (one at a time with SQLite) waits for statements, not for the engine. When the transaction finds
+        the game moved on since (another process), `prepare` runs again on the current snapshot. An ApiError of
+        `prepare` counts only when the snapshot it saw is still the current one."""
         if not isinstance(game_id, str) or len(game_id) > 32:
             raise unknown_game(str(game_id)[:40])
         with self._lock(game_id):
+            early: tuple[LiveGame, P | ApiError] | None = None
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                try:
+                    early = (cached, prepare(cached))
+                except ApiError as exc:
+                    early = (cached, exc)
             with self.db.write() as conn:
                 seq = self.db.lock_game(conn, game_id)
                 if seq is None:
@@ -580,14 +639,27 @@ class GameService:
                 if live is None or live.seq != seq:
                     live = self._load(conn, game_id)
                     assert live is not None
-                new, result = fn(conn, live)
+                if early is not None and early[0] is live:
+                    prepared = early[1]
+                    if isinstance(prepared, ApiError):
+                        raise prepared
+                else:
+                    prepared = prepare(live)
+                new, result = fn(conn, live, prepared)  # type: ignore[arg-type]
             return self._store(new), result
 
     # ------------------------------------------------------------------ writing helpers
     def _append(
-        self, conn: Connection, live: LiveGame, now: datetime, new_events: Sequence[tuple[int | None, Event]], **row_changes: Any
+        self,
+        conn: Connection,
+        live: LiveGame,
+        now: datetime,
+        new_events: Sequence[tuple[int | None, Event]],
+        position: str | None = None,
+        **row_changes: Any,
     ) -> tuple[LiveGame, list[StoredEvent]]:
-        """Insert `new_events` (action index, engine event), update the game row, notify: the common tail of changes."""
+        """Insert `new_events` (action index, engine event), update the game row, notify: the common tail of changes.
+        `position`: the JSON of the new game's position when the caller made it already (outside the transaction)."""
         at = _iso(now) or ""
         stored = [
             StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
@@ -639,25 +711,31 @@ class GameService:
             if deadline != live.deadline:
                 conn.execute(games.update().where(games.c.id == live.id).values(deadline=deadline))
                 new = replace(new, deadline=deadline)
-        conn.execute(
-            UPDATE_GAME,
-            {
-                "gid": live.id,
-                "seq": new.seq,
-                "status": status,
-                "now": now,
-                "to_move": None if game.is_over else game.current,
-                "bot_to_move": new.bot_to_move,
-            },
-        )
+        row = {
+            "gid": live.id,
+            "seq": new.seq,
+            "status": status,
+            "now": now,
+            "to_move": None if game.is_over else game.current,
+            "bot_to_move": new.bot_to_move,
+        }
+        note = f"{live.id} {new.seq}"
+        notified = False
         if game is not live.game:
-            position = _dumps(position_json(game))
-            conn.execute(UPDATE_POSITION, {"gid": live.id, "position": position, "action_count": len(game.history)})
+            row["position"] = position if position is not None else dumps_text(position_json(game))
+            row["action_count"] = len(game.history)
+            if self.db.is_postgres:
+                row["note"] = note
+                notified = True
+            conn.execute(UPDATE_GAME_POSITION[self.db.is_postgres], row)
+        else:
+            conn.execute(UPDATE_GAME, row)
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
             if new.rated:
                 self._rate(conn, new, now)
-        self.db.notify(conn, f"{live.id} {new.seq}")
+        if not notified:
+            self.db.notify(conn, note)
         return new, stored
 
     def _rate(self, conn: Connection, live: LiveGame, now: datetime) -> None:
@@ -804,7 +882,7 @@ class GameService:
                     status=status,
                     seq=0,
                     action_count=0,
-                    position=_dumps(position_json(game)),
+                    position=dumps_text(position_json(game)),
                     to_move=game.current,
                     bot_to_move=status == ACTIVE and any(seat_rows[p]["type"] == "bot" for p in game.to_act()),
                     clock=clock_json,
@@ -969,7 +1047,8 @@ class GameService:
         except TTRError as exc:
             raise ApiError(400, "malformed", str(exc)) from None
 
-        def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
+        def prepare(live: LiveGame) -> _Move:
+            """The checks and the engine's work, on a snapshot (no database)."""
             access = who if isinstance(who, Access) else authorise(live, who)
             if access.spectator:
                 raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
@@ -1000,23 +1079,33 @@ class GameService:
             if not evs:  # e.g. declining to place a passenger: still an event, so every action has a seq
                 evs = [Event(action.type, acting, {})]
             evs[0] = with_move(g, action, evs[0])
-            idx = len(g.history)
-            reveals = action_reveals(g, action, after)
+            return _Move(acting, after, evs, action_reveals(g, action, after), dumps_text(position_json(after)))
+
+        def write(conn: Connection, live: LiveGame, move: _Move) -> tuple[LiveGame, list[StoredEvent]]:
+            idx = len(live.game.history)
             now = _now()
             conn.execute(
                 INSERT_ACTION,
                 {
                     "game_id": live.id,
                     "idx": idx,
-                    "seat": acting,
+                    "seat": move.seat,
                     "action": _dumps(action.to_json()),
-                    "reveals": reveals,
+                    "reveals": move.reveals,
                     "at": now,
                 },
             )
-            return self._append(conn, live, now, [(idx, e) for e in evs], game=after, actions=(*live.actions, (acting, reveals)))
+            return self._append(
+                conn,
+                live,
+                now,
+                [(idx, e) for e in move.events],
+                position=move.position,
+                game=move.game,
+                actions=(*live.actions, (move.seat, move.reveals)),
+            )
 
-        return self._change(game_id, change)
+        return self._change_prepared(game_id, prepare, write)
 
     def undo(self, game_id: str, token: str | None, seat: int | None) -> tuple[LiveGame, list[StoredEvent]]:
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
