@@ -62,6 +62,7 @@ class Hub:
         self._chat_subs: dict[str, set[asyncio.Event]] = {}
         self._rendering: set[asyncio.Task[None]] = set()
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._bots_again: set[str] = set()  # games whose change arrived while their bot driver was running
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
@@ -241,20 +242,22 @@ class Hub:
         task = self._bot_tasks.get(game_id)
         if task is None or task.done():
             self._bot_tasks[game_id] = asyncio.get_running_loop().create_task(self._drive_bots(game_id))
+        else:  # its driver may be reading an older snapshot right now: it must look once more before it stops
+            self._bots_again.add(game_id)
 
     async def _drive_bots(self, game_id: str) -> None:
         """Play bot turns of one game until a human is to move (or another process has the turn)."""
         try:
             tried_seq = -1
             while True:
+                self._bots_again.discard(game_id)
                 outcome, live = await self._bot_turn(game_id)
                 if outcome == "moved":
-                    self.announce(live)
-                    if not live.bot_to_move:
-                        return
+                    self.announce(live)  # schedules this game again if a bot is to move
                 elif outcome == "stale" and live.seq != tried_seq:
                     tried_seq = live.seq  # the game moved under us (an undo, another process): look again
-                else:
+                    self._bots_again.add(game_id)
+                if game_id not in self._bots_again:
                     return
         except ApiError:
             return
@@ -265,6 +268,7 @@ class Hub:
         finally:
             if self._bot_tasks.get(game_id) is asyncio.current_task():
                 del self._bot_tasks[game_id]
+                self._bots_again.discard(game_id)
 
     def pause(self, live: LiveGame) -> float:
         """Seconds between the change `live` shows and a bot's answer: the undo window after a person's move that

@@ -1170,7 +1170,11 @@ class GameService:
                     games.c.status == ACTIVE,
                     games.c.bot_to_move.is_(True),
                     games.c.updated_at <= now - timedelta(seconds=idle_seconds),
-                    sa.or_(games.c.bot_lease_until.is_(None), games.c.bot_lease_until < now),
+                    sa.or_(  # our own lease too: a driver of ours that stopped early is started again
+                        games.c.bot_lease_until.is_(None),
+                        games.c.bot_lease_until < now,
+                        games.c.bot_lease_owner == self.process_id,
+                    ),
                 )
             ).all()
         return [r.id for r in rows]

@@ -86,10 +86,21 @@ class TurnWatch {
       h("span", { class: "label-text" }, t("account.my_games")),
       h("span", { class: this.count ? "badge your-turn" : "badge none", id: "my-games-count" }, String(this.count)));
     const bell = notificationsSupported() && window.Notification.permission === "default"
-      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), onclick: async () => { await askNotifications(); this.render(); } }, t("notify.ask"))
+      ? h("button", { type: "button", class: "notify-button", id: "notify-button", title: t("notify.ask_help"), "aria-label": t("notify.ask"), onclick: async () => { await askNotifications(); this.render(); } },
+        bellIcon(), h("span", { class: "label-text" }, t("notify.ask")))
       : null;
     this.node.replaceChildren(...[badge, bell].filter(Boolean));
   }
+}
+
+/** A bell drawn as SVG (Debian's Chromium has no emoji font): shown instead of the words on narrow screens. */
+function bellIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "bell");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<path d="M8 1.5 C5.2 1.5 4 3.6 4 6 V9.5 L2.5 12 H13.5 L12 9.5 V6 C12 3.6 10.8 1.5 8 1.5 Z" fill="currentColor"/><circle cx="8" cy="13.6" r="1.5" fill="currentColor"/>';
+  return svg;
 }
 
 let watch = null;
