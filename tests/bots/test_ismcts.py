@@ -4,6 +4,7 @@ legal moves, and leaves non-turn decisions to the planner."""
 from __future__ import annotations
 
 from ttr.bots import make_bot
+from ttr.bots.board import ROUTE_OVERHEAD
 from ttr.bots.ismcts import ISMCTSBot
 from ttr.bots.planner import PlannerBot
 from ttr.engine import Game
@@ -59,7 +60,7 @@ def test_time_budget_stops_the_search() -> None:
 def test_second_card_and_tunnel_decisions_are_the_planners() -> None:
     game = Game("europe", 2, 3)
     search = ISMCTSBot(seed=2, iterations=5)
-    planner = PlannerBot(seed=2)
+    planner = PlannerBot(seed=2, overhead=ROUTE_OVERHEAD, points_weight=0.0)  # the search's advisor: plain weights
     other = make_bot("planner", seed=9)
     seen = 0
     while not game.is_over and seen < 10:
