@@ -12,6 +12,7 @@ import pytest
 from browser_helpers import FakeGame, Server, engine_state, fake_summary, play_until, score_sheet, screenshot_path, wait_ready
 
 from ttr.engine import Action
+from ttr.engine.ending import tie_breaks
 
 
 def open_fake(new_page: Any, server: Server, game: Any, game_id: str, seat: int = 0) -> tuple[Any, FakeGame]:
@@ -172,6 +173,7 @@ def test_final_scores_explain_a_tie_break(server: Server, new_page: Any) -> None
     a["rank"], b["rank"] = 1, 2
     result["players"][2]["rank"] = 3
     result["winners"] = [0]
+    state["tie_breaks"] = tie_breaks(result)  # the server serves the engine's explanation of this (made-up) tie
     page = new_page()
     FakeGame(page, "faketie1", state)
     page.goto(f"{server.base}/play/faketie1?token=fake-token")
