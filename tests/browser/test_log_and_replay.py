@@ -46,7 +46,9 @@ def worded_as(text: str, lang: str, kind: str) -> bool:
 
 def log_lines(page: Any) -> list[dict[str, str]]:
     return page.evaluate(
-        "() => [...document.querySelectorAll('#log li')].map((li) => ({ type: li.dataset.type, text: li.textContent }))"
+        "() => [...document.querySelectorAll('#log li')].map((li) => ({ type: li.dataset.type, "
+        "text: [...li.childNodes].filter((n) => !(n.classList && n.classList.contains('move')))"
+        ".map((n) => n.textContent).join('').trim(), move: (li.querySelector('code.move') || {}).textContent || '' }))"
     )
 
 
@@ -88,6 +90,7 @@ def test_log_language_and_private_forms_after_a_reload(server: Server, new_page:
         blind = [x["text"] for x in lines if x["type"] == "draw_blind" and x["text"].startswith("Ana ")]
         # every one of our blind draws says its colour, in order, as the server's private form has it
         assert blind == [f"Ana drew a card from the deck: {STRINGS['en'][f'card.{c}']}." for c in my_blind], attempt
+        assert all(x["move"] == "blind" for x in lines if x["type"] == "draw_blind"), attempt  # the served notation
         kept = [x["text"] for x in lines if x["type"] == "keep_tickets" and x["text"].startswith("Ana ")]
         assert len(kept) == 2, attempt
         for text, ids in zip(kept, my_kept, strict=True):
