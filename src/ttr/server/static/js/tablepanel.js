@@ -131,7 +131,7 @@ export class ChatPanel {
       this.ownName(m) ? null : h("button", {
         type: "button", class: "chat-mute", title: t("chat.mute", { name: m.name }), "aria-label": t("chat.mute", { name: m.name }),
         onclick: () => { setMutedName(m.name, true); this.render(); },
-      }, "🔇"))));
+      }, "⊘"))));
     const names = [...new Set(all.map((m) => m.name).filter((n) => muted.has(String(n).toLowerCase())))];
     this.mutedNode.replaceChildren(...(names.length ? [t("chat.muted"), " ", ...names.map((n) => h("button", {
       type: "button", class: "chat-unmute", "aria-label": t("chat.unmute", { name: n }), title: t("chat.unmute", { name: n }),
