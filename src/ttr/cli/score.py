@@ -31,7 +31,7 @@ def _clean(reason: str) -> str:
     """A position error's reason without the Python exception name ("KeyError: 'rng'")."""
     m = re.match(r"malformed position: (\w+): (.*)", reason)
     if m:
-        return f"missing or bad field {m.group(2)}" if m.group(1) == "KeyError" else f"bad value ({m.group(2)})"
+        return f"missing or bad field {m.group(2)}" if m.group(1) == "KeyError" else f"missing or bad field ({m.group(2)})"
     return reason.splitlines()[0] if reason else "unreadable"
 
 
