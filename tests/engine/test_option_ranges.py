@@ -248,7 +248,7 @@ _options = st.dictionaries(_names, _values, max_size=4)
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(edition=st.sampled_from(BUILTIN), options=_options)
 def test_any_option_values_are_accepted_or_refused_within_100_ms(edition: str, options: dict[Any, Any]) -> None:
     spent, out = cpu_timed(new_game, edition, options)

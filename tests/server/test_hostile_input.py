@@ -128,7 +128,7 @@ _json_values = st.recursive(
 
 
 @pytest.mark.timeout(180)
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     edition=st.sampled_from(BUILTIN),
     options=st.lists(st.tuples(st.one_of(st.sampled_from(sorted(RULE_OPTIONS)), st.text(max_size=10)), _json_values), max_size=3),
