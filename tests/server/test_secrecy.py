@@ -111,6 +111,8 @@ class Client:
             self.ws.send(json.dumps({"type": "action", **body}))
         else:
             res = http.post(f"/api/games/{self.gid}/actions", json=body, headers=bearer(self.token))
+            if res.status_code == 409 and res.json()["error"]["code"] == "state_changed":
+                return False  # setup: another seat (a bot) chose first; the server refused ours, as on the socket
             assert res.status_code == 200, res.text
             self.keep(res.json())
             st2 = http.get(f"/api/games/{self.gid}/state", headers=bearer(self.token))
