@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import bearer, create, join_all
+from serverkit import bearer, create, join_all, wait_for
 from test_accounts import csrf, other, signup
 from test_ratings import play_fast
 
@@ -96,3 +96,24 @@ def test_rematch_of_a_game_on_an_uploaded_map_is_on_the_same_map(app_client):
     new_id = offer.json()["game_id"]
     assert c.get(f"/api/games/{new_id}").json()["edition"] == c.get(f"/api/games/{gid}").json()["edition"]
     assert c.get(f"/api/games/{new_id}/map").json() == c.get(f"/api/games/{gid}/map").json()
+
+
+def test_an_unaccepted_rematch_offer_expires_and_can_be_made_again(settings):
+    fast = replace(settings, rematch_offer_seconds=1.0, expiry_sweep_seconds=0.2, argon2_time_cost=1, argon2_memory_kib=8192)
+    with TestClient(create_app(fast)) as c:
+        created = create(c, seats=TWO_HUMANS)
+        gid = created["game_id"]
+        tokens = join_all(c, created, names=["Ana", "Bo"])
+        waiting = create(c, seats=TWO_HUMANS)["game_id"]  # an open game that is no rematch: not touched
+        play_fast(c, gid, tokens, random.Random(3))
+        first = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0])).json()["game_id"]
+        wait_for(lambda: c.get(f"/api/games/{first}").json()["status"] == "abandoned", timeout=15)
+        log = c.get(f"/api/games/{first}/log").json()["events"]
+        assert log[-1]["event"]["type"] == "game_closed" and log[-1]["event"].get("reason") == "rematch_expired", log[-1]
+        assert c.get(f"/api/games/{waiting}").json()["status"] == "open"
+        again = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[1])).json()
+        assert again["game_id"] not in (first, gid) and again["seat"] == 1
+        assert c.get(f"/api/games/{again['game_id']}").json()["status"] == "open"
+        accepted = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0])).json()
+        assert accepted["game_id"] == again["game_id"]
+        assert c.get(f"/api/games/{again['game_id']}").json()["status"] == "active"

@@ -95,6 +95,7 @@ class Settings:
     # --- expiry of abandoned games (their record is kept; finished games are never touched)
     abandon_after_seconds: float = 24 * 3600.0  # a game with humans: no human action (join, move, undo) for this long
     abandon_bot_games_after_seconds: float = 3600.0  # a bot-only game: this long after it was created
+    rematch_offer_seconds: float = 3600.0  # a rematch offer not accepted by every seat: this long after it was made
     expiry_sweep_seconds: float = 60.0  # how often to look for abandoned games
     # --- connections (uvicorn)
     header_timeout: float = 10.0  # a request's line and headers must arrive within this many seconds
@@ -165,6 +166,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("max_bot_games", "--max-bot-games", "bot-only games in play on the server"),
     Knob("abandon_after_seconds", "--abandon-after", "seconds without a human action before a game is closed"),
     Knob("abandon_bot_games_after_seconds", "--abandon-bot-games-after", "seconds after which a bot-only game is closed"),
+    Knob("rematch_offer_seconds", "--rematch-offer", "seconds a rematch offer waits for every seat to accept"),
     Knob("expiry_sweep_seconds", "--expiry-sweep", "seconds between two looks for abandoned games"),
     Knob("header_timeout", "--header-timeout", "seconds a client has to send a request's headers"),
     Knob("keep_alive_timeout", "--keep-alive-timeout", "seconds an idle keep-alive connection is kept"),

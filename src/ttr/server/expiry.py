@@ -3,13 +3,16 @@
 A game with human seats is abandoned when no human has done anything (joined, moved, undone) for
 ``abandon_after_seconds`` — its ``updated_at``: bots move only until a human is to move, so a game
 whose humans left stops changing. A bot-only game is abandoned ``abandon_bot_games_after_seconds``
-after it was created (bots alone finish a game in minutes). Finished games are never touched.
+after it was created (bots alone finish a game in minutes). A rematch offer whose game has not started
+(some seat of the old table has not accepted) expires ``rematch_offer_seconds`` after it was made; the
+old table may then offer again. Finished games are never touched.
 
 Closing keeps everything stored (actions, events, position) and sets the status to ``abandoned``,
-with a last event ``game_closed {"reason": "abandoned"}`` that every watcher receives; actions and
-joins are then refused with ``409 game_closed``. This process then drops the game's cached snapshot,
-lock and bot memory. Several processes may sweep at once: closing is a change like any other (the
-game's row is locked, the condition checked again inside the transaction), so a game is closed once.
+with a last event ``game_closed {"reason": "abandoned"}`` (``"rematch_expired"`` for an offer) that
+every watcher receives; actions and joins are then refused with ``409 game_closed``. This process
+then drops the game's cached snapshot, lock and bot memory. Several processes may sweep at once:
+closing is a change like any other (the game's row is locked, the condition checked again inside the
+transaction), so a game is closed once.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class Expiry:
         self.hub = hub
         self.human_after = timedelta(seconds=settings.abandon_after_seconds)
         self.bot_after = timedelta(seconds=settings.abandon_bot_games_after_seconds)
+        self.offer_after = timedelta(seconds=settings.rematch_offer_seconds)
         self.every = settings.expiry_sweep_seconds
         self._task: asyncio.Task[None] | None = None
 
@@ -97,18 +101,31 @@ class Expiry:
             due.append(sa.and_(has_human, games.c.updated_at < now - self.human_after))
         if self.bot_after:
             due.append(sa.and_(~has_human, games.c.created_at < now - self.bot_after))
+        if self.offer_after:
+            offers = sa.select(games.c.rematch).where(games.c.rematch.is_not(None)).scalar_subquery()
+            due.append(sa.and_(games.c.status == OPEN, games.c.id.in_(offers), games.c.created_at < now - self.offer_after))
         if not due:
             return []
         with self.service.db.read() as conn:
             rows = conn.execute(sa.select(games.c.id).where(games.c.status.in_((OPEN, ACTIVE)), sa.or_(*due))).all()
         return [r.id for r in rows]
 
-    def _still_due(self, live: LiveGame, now: datetime) -> bool:
+    def _reason(self, conn: Connection, live: LiveGame, now: datetime) -> str | None:
+        """Why `live` is to be closed now ("abandoned", "rematch_expired"), or None if it is not."""
         if live.status not in (OPEN, ACTIVE):
-            return False
+            return None
+        if (
+            live.status == OPEN
+            and self.offer_after
+            and _parse(live.created_at) < now - self.offer_after
+            and conn.execute(sa.select(games.c.id).where(games.c.rematch == live.id).limit(1)).first() is not None
+        ):
+            return "rematch_expired"
         if live.humans:
-            return bool(self.human_after) and _parse(live.updated_at) < now - self.human_after
-        return bool(self.bot_after) and _parse(live.created_at) < now - self.bot_after
+            idle = bool(self.human_after) and _parse(live.updated_at) < now - self.human_after
+        else:
+            idle = bool(self.bot_after) and _parse(live.created_at) < now - self.bot_after
+        return "abandoned" if idle else None
 
     def close(self, game_id: str) -> LiveGame | None:
         """Close one abandoned game (checked again under its lock); None if it is no longer abandoned."""
@@ -116,11 +133,10 @@ class Expiry:
         now = datetime.now(UTC)
 
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, bool]:
-            if not self._still_due(live, now):
+            reason = self._reason(conn, live, now)
+            if reason is None:
                 return live, False
-            new, _ = service._append(
-                conn, live, now, [(None, Event("game_closed", None, {"reason": "abandoned"}))], status=ABANDONED
-            )
+            new, _ = service._append(conn, live, now, [(None, Event("game_closed", None, {"reason": reason}))], status=ABANDONED)
             return new, True
 
         live, done = service._change(game_id, change)

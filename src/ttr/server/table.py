@@ -132,10 +132,12 @@ def chat_for(service: GameService, game_id: str, access: Access, since: dict[str
 
 
 def _offer(service: GameService, old: LiveGame) -> str:
-    """The rematch game of `old`, created by this call if there is none yet."""
+    """The rematch game of `old`, created by this call if there is none yet or the last offer expired."""
     with service.db.read() as conn:
         existing = conn.execute(sa.select(games.c.rematch).where(games.c.id == old.id)).scalar()
-    if existing:
+        status = conn.execute(sa.select(games.c.status).where(games.c.id == existing)).scalar() if existing else None
+    expired = status == ABANDONED
+    if existing and not expired:
         return existing
     with service.db.read() as conn:
         clock = conn.execute(sa.select(games.c.clock).where(games.c.id == old.id)).scalar()
@@ -166,7 +168,8 @@ def _offer(service: GameService, old: LiveGame) -> str:
     )  # the invitation tokens it returns are dropped: each seat gets a new one when its player accepts
     new_id = created["game_id"]
     with service.db.write() as conn:
-        won = conn.execute(games.update().where(games.c.id == old.id, games.c.rematch.is_(None)).values(rematch=new_id)).rowcount
+        unchanged = games.c.rematch.is_(None) if existing is None else games.c.rematch == existing
+        won = conn.execute(games.update().where(games.c.id == old.id, unchanged).values(rematch=new_id)).rowcount
         if won != 1:  # another offer was faster: keep its game
             conn.execute(games.delete().where(games.c.id == new_id))
             return conn.execute(sa.select(games.c.rematch).where(games.c.id == old.id)).scalar_one()
