@@ -117,3 +117,17 @@ def test_an_unaccepted_rematch_offer_expires_and_can_be_made_again(settings):
         accepted = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0])).json()
         assert accepted["game_id"] == again["game_id"]
         assert c.get(f"/api/games/{again['game_id']}").json()["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kind": "realtime", "seconds": 45, "on_timeout": "drop", "bot_level": "hard"},
+        {"kind": "turnbased", "hours": 24, "on_timeout": "bot", "bot_level": "medium"},
+    ],
+)
+def test_a_rematch_asks_for_the_stored_time_control_again(spec):
+    from ttr.server.service import _check_clock, clock_request
+
+    assert clock_request(_check_clock(spec)) == spec
+    assert clock_request(None) is None

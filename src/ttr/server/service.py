@@ -426,6 +426,15 @@ def _check_clock(spec: dict[str, Any] | None) -> str | None:
     return _dumps({"kind": kind, "seconds": seconds, "on_timeout": spec.get("on_timeout", "bot"), "bot_level": level})
 
 
+def clock_request(stored: str | None) -> dict[str, Any] | None:
+    """The ClockSpec that `_check_clock` stores as `stored` (a rematch asks for the same time control)."""
+    if not stored:
+        return None
+    c = json.loads(stored)
+    per_move = {"seconds": c["seconds"]} if c["kind"] == "realtime" else {"hours": c["seconds"] // 3600}
+    return {"kind": c["kind"], "on_timeout": c["on_timeout"], "bot_level": c["bot_level"], **per_move}
+
+
 def is_rated(live: LiveGame, seat_list: Sequence[Seat]) -> bool:
     """Rated: not hot-seat, two or more seats, every one a person signed in, each a different account."""
     ids = [s.user_id for s in seat_list]

@@ -22,7 +22,6 @@ conditional UPDATE, and the loser's copy is deleted.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,7 +32,7 @@ from .db import chat, games
 from .errors import ApiError
 from .maps import is_custom
 from .security import clean_name
-from .service import ABANDONED, FINISHED, SPECTATOR, Access, GameService, LiveGame, authorise
+from .service import ABANDONED, FINISHED, SPECTATOR, Access, GameService, LiveGame, authorise, clock_request
 
 CHAT_MAX = 300
 CHANNELS = ("players", "spectators")
@@ -141,13 +140,6 @@ def _offer(service: GameService, old: LiveGame) -> str:
         return existing
     with service.db.read() as conn:
         clock = conn.execute(sa.select(games.c.clock).where(games.c.id == old.id)).scalar()
-    spec_clock = None
-    if clock:
-        c = json.loads(clock)
-        spec_clock = {"kind": c["kind"], "on_timeout": c["on_timeout"], "bot_level": c["bot_level"]}
-        spec_clock["seconds" if c["kind"] == "realtime" else "hours"] = (
-            c["seconds"] if c["kind"] == "realtime" else c["seconds"] // 3600
-        )
     seat_specs = [
         {"type": "bot", "level": s.level or "medium"}
         if s.type == "bot"
@@ -164,7 +156,7 @@ def _offer(service: GameService, old: LiveGame) -> str:
         hotseat=old.hotseat,
         public=old.public,
         name=old.name,
-        clock=spec_clock,
+        clock=clock_request(clock),
     )  # the invitation tokens it returns are dropped: each seat gets a new one when its player accepts
     new_id = created["game_id"]
     with service.db.write() as conn:
