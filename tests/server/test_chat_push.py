@@ -5,9 +5,7 @@ on PostgreSQL (docs/api.md, Chat and rematch)."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import secrets
 from dataclasses import replace
 
 import httpx
@@ -17,7 +15,6 @@ from serverkit import ServerProcess, bearer, create, join_all, running
 from test_accounts import csrf, other, signup
 from test_ratings import play_fast
 
-from needs import missing
 from ttr.server import Settings, create_app
 
 TWO_HUMANS = [{"type": "human"}, {"type": "human"}]
@@ -95,37 +92,23 @@ def test_chat_pushed_over_the_websocket_to_those_who_may_read_it(app_client):
         assert plain.receive_json()["type"] == "pong"
 
 
-PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
-
-
-def test_chat_reaches_a_websocket_on_another_process(tmp_path):
+def test_chat_reaches_a_websocket_on_another_process(pg_db, tmp_path):
     """PostgreSQL, two processes: a message written through A is pushed to a seat's socket on B (NOTIFY)."""
-    import psycopg
     from websockets.sync.client import connect
 
-    if not PG_URL:
-        missing("TTR_TEST_POSTGRES_URL is not set: no PostgreSQL for the two-process chat test (.ci/run starts one)")
-    name = f"ttr_test_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    url = f"{PG_URL.rpartition('/')[0]}/{name}"
-    try:
-        extra = ["--no-limits", "--bot-workers", "1"]
-        a = ServerProcess(url, log=tmp_path / "a.log", extra=extra)
-        b = ServerProcess(url, log=tmp_path / "b.log", extra=extra)
-        with running(a, b):
-            ha = httpx.Client(base_url=a.url, timeout=30)
-            created = create(ha, seats=TWO_HUMANS)
-            gid = created["game_id"]
-            tokens = join_all(ha, created)
-            with connect(f"{b.ws_url}/ws/games/{gid}?token={tokens[1]}&chat=1", open_timeout=30) as ws:
-                assert json.loads(ws.recv(timeout=30))["type"] == "update"
-                assert ha.post(f"/api/games/{gid}/chat", json={"text": "via A"}, headers=bearer(tokens[0])).status_code == 200
-                for _ in range(20):
-                    msg = json.loads(ws.recv(timeout=30))
-                    if msg["type"] == "chat":
-                        break
-                assert [m["text"] for m in msg["messages"]] == ["via A"]
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    extra = ["--no-limits", "--bot-workers", "1"]
+    a = ServerProcess(pg_db, log=tmp_path / "a.log", extra=extra)
+    b = ServerProcess(pg_db, log=tmp_path / "b.log", extra=extra)
+    with running(a, b):
+        ha = httpx.Client(base_url=a.url, timeout=30)
+        created = create(ha, seats=TWO_HUMANS)
+        gid = created["game_id"]
+        tokens = join_all(ha, created)
+        with connect(f"{b.ws_url}/ws/games/{gid}?token={tokens[1]}&chat=1", open_timeout=30) as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "update"
+            assert ha.post(f"/api/games/{gid}/chat", json={"text": "via A"}, headers=bearer(tokens[0])).status_code == 200
+            for _ in range(20):
+                msg = json.loads(ws.recv(timeout=30))
+                if msg["type"] == "chat":
+                    break
+            assert [m["text"] for m in msg["messages"]] == ["via A"]

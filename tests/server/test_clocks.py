@@ -3,7 +3,6 @@ a restart; on PostgreSQL two processes never both fire one deadline (docs/api.md
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -13,7 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 from serverkit import ServerProcess, bearer, create, join_all, running, wait_for
 
-from needs import missing
 from ttr.server import Settings, create_app
 
 TWO_HUMANS = [{"type": "human"}, {"type": "human"}]
@@ -125,43 +123,25 @@ def test_deadlines_survive_a_restart(clock_settings):
         assert sorted(e["player"] for e in timeouts(c, gid)) == [0, 1]
 
 
-PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
-
-
-def test_two_processes_fire_each_deadline_once(tmp_path):
-    import secrets
-
-    import psycopg
-
-    if not PG_URL:
-        missing("TTR_TEST_POSTGRES_URL is not set: no PostgreSQL for the two-process clock test (.ci/run starts one)")
-
-    name = f"ttr_test_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    url = f"{PG_URL.rpartition('/')[0]}/{name}"
-    try:
-        extra = ["--no-limits", "--clock-poll", "0.05", "--bot-workers", "1"]
-        # bots take their time, so that the bots playing dropped seats do not load the machine meanwhile
-        a = ServerProcess(url, log=tmp_path / "a.log", extra=extra, bot_delay=0.5)
-        b = ServerProcess(url, log=tmp_path / "b.log", extra=extra, bot_delay=0.5)
-        with running(a, b):
-            ha, hb = httpx.Client(base_url=a.url, timeout=10), httpx.Client(base_url=b.url, timeout=10)
-            gids = []
-            for i in range(3):
-                h = (ha, hb)[i % 2]
-                created = create(h, seats=TWO_HUMANS, clock={"kind": "realtime", "seconds": 1, "on_timeout": "drop"})
-                join_all(h, created)
-                gids.append(created["game_id"])
-            # both seats of every game run out of time (each seat once: a dropped seat never gets a deadline again)
-            wait_for(lambda: all(len(timeouts(ha, g)) >= 2 for g in gids), timeout=60, interval=0.2)
-            time.sleep(1.5)  # a second firing would show by now
-            late = []
-            for g in gids:
-                evs = timeouts(hb, g)
-                assert sorted(e["player"] for e in evs) == [0, 1], evs  # once per seat, never twice
-                late += [lateness(e) for e in evs]
-            assert max(late) < 1.0, late
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+def test_two_processes_fire_each_deadline_once(pg_db, tmp_path):
+    extra = ["--no-limits", "--clock-poll", "0.05", "--bot-workers", "1"]
+    # bots take their time, so that the bots playing dropped seats do not load the machine meanwhile
+    a = ServerProcess(pg_db, log=tmp_path / "a.log", extra=extra, bot_delay=0.5)
+    b = ServerProcess(pg_db, log=tmp_path / "b.log", extra=extra, bot_delay=0.5)
+    with running(a, b):
+        ha, hb = httpx.Client(base_url=a.url, timeout=10), httpx.Client(base_url=b.url, timeout=10)
+        gids = []
+        for i in range(3):
+            h = (ha, hb)[i % 2]
+            created = create(h, seats=TWO_HUMANS, clock={"kind": "realtime", "seconds": 1, "on_timeout": "drop"})
+            join_all(h, created)
+            gids.append(created["game_id"])
+        # both seats of every game run out of time (each seat once: a dropped seat never gets a deadline again)
+        wait_for(lambda: all(len(timeouts(ha, g)) >= 2 for g in gids), timeout=60, interval=0.2)
+        time.sleep(1.5)  # a second firing would show by now
+        late = []
+        for g in gids:
+            evs = timeouts(hb, g)
+            assert sorted(e["player"] for e in evs) == [0, 1], evs  # once per seat, never twice
+            late += [lateness(e) for e in evs]
+        assert max(late) < 1.0, late

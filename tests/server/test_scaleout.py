@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import secrets
 import time
 
 import httpx
@@ -26,19 +25,6 @@ PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
 def _needs_postgres() -> None:
     if not PG_URL:
         missing("TTR_TEST_POSTGRES_URL is not set: no PostgreSQL to test scale-out against (.ci/run starts one)")
-
-
-@pytest.fixture
-def pg_db():
-    import psycopg
-
-    name = f"ttr_test_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    base, _, _ = PG_URL.rpartition("/")
-    yield f"{base}/{name}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def test_two_processes_one_game(pg_db, tmp_path):
