@@ -17,7 +17,8 @@ clock, hot-seat, listing). The first offer creates the new game, with every huma
 who accepts (the same call, with their seat token of the old game) gets a token for the same seat in the new
 game and is joined under the same name and account. The new game starts when every human seat has accepted.
 Two offers at once (even through two processes) make one game: the old game's row records it with a
-conditional UPDATE, and the loser's copy is deleted.
+conditional UPDATE, and the loser's copy is deleted. An offer not every seat accepted expires (the expiry sweep
+closes its game after ``rematch_offer_seconds``, see expiry.py); the next call then makes a fresh offer.
 """
 
 from __future__ import annotations
