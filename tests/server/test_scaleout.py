@@ -6,25 +6,14 @@ Needs a real PostgreSQL: set TTR_TEST_POSTGRES_URL (CI does). Each run works in 
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 
 import httpx
-import pytest
 from serverkit import ServerProcess, bearer, create, join_all, running, wait_for
 from websockets.sync.client import connect
 
-from needs import missing
 from ttr.engine import Game
-
-PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
-
-
-@pytest.fixture(autouse=True)
-def _needs_postgres() -> None:
-    if not PG_URL:
-        missing("TTR_TEST_POSTGRES_URL is not set: no PostgreSQL to test scale-out against (.ci/run starts one)")
 
 
 def test_two_processes_one_game(pg_db, tmp_path):

@@ -134,13 +134,10 @@ def chat_for(service: GameService, game_id: str, access: Access, since: dict[str
 def _offer(service: GameService, old: LiveGame) -> str:
     """The rematch game of `old`, created by this call if there is none yet or the last offer expired."""
     with service.db.read() as conn:
-        existing = conn.execute(sa.select(games.c.rematch).where(games.c.id == old.id)).scalar()
+        existing, clock = conn.execute(sa.select(games.c.rematch, games.c.clock).where(games.c.id == old.id)).one()
         status = conn.execute(sa.select(games.c.status).where(games.c.id == existing)).scalar() if existing else None
-    expired = status == ABANDONED
-    if existing and not expired:
+    if existing and status != ABANDONED:  # an offer still waiting, or its game started: the same game
         return existing
-    with service.db.read() as conn:
-        clock = conn.execute(sa.select(games.c.clock).where(games.c.id == old.id)).scalar()
     seat_specs = [
         {"type": "bot", "level": s.level or "medium"}
         if s.type == "bot"
