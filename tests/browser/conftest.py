@@ -32,9 +32,10 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="module")
-def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(chromium: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Server]:
     """`ttr serve` on a free port with its own SQLite file; bots play at once. Per module, so nothing is left
-    running while the rest of the test suite goes on."""
+    running while the rest of the test suite goes on. A module's ``SERVE_ARGS`` (a list) are added to the
+    command line, e.g. short expiry times."""
     data = tmp_path_factory.mktemp("ttr-serve")
     port = free_port()
     log = (data / "serve.log").open("wb")
@@ -60,6 +61,7 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             "--log-level",
             "warning",
             "--no-limits",  # one browser creates a module's worth of games within a minute or two
+            *getattr(request.module, "SERVE_ARGS", []),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -8,8 +8,11 @@ import random
 
 import pytest
 
+from ttr.editions import Route
 from ttr.engine import Game
 from ttr.engine.actions import CLAIM
+from ttr.engine.claims import lane_closed
+from ttr.engine.payments import route_payments
 from ttr.engine.phases import Phase
 
 
@@ -30,6 +33,32 @@ def test_claim_problems_agree_with_the_legal_claims(edition: str, players: int, 
     assert checked > 20
 
 
+def reference_problem(game: Game, route: Route, p: int) -> str | None:
+    """The rule read plainly, one route at a time: who owns it, its lanes, p's trains, every payment of p's hand."""
+    if game.route_owner[route.index] >= 0:
+        return "claimed"
+    if route.group >= 0 and lane_closed(game, route, p):
+        return "own_lane" if any(game.route_owner[o] == p for o in game.edition.group_routes[route.group]) else "lane_closed"
+    if game.trains[p] < route.length:
+        return "trains"
+    return None if route_payments(route, game.hands[p], game.rules) else "cards"
+
+
+@pytest.mark.parametrize(
+    ("edition", "players", "seed"), [("usa", 3, 11), ("europe", 4, 12), ("nordic", 3, 13), ("marklin", 4, 14)]
+)
+def test_claim_problems_of_every_seat_match_the_rule_read_route_by_route(edition: str, players: int, seed: int) -> None:
+    """claim_problems reads payability from the cached legal claims; for every seat (not only the one to act),
+    after every action, it must give each route the code of the plain reading."""
+    game, rng = Game(edition, players, seed), random.Random(seed)
+    while not game.is_over:
+        for p in range(players):
+            problems = game.claim_problems(p)
+            expected = {r.id: reference_problem(game, r, p) for r in game.edition.routes}
+            assert {rid: why["code"] for rid, why in problems.items()} == {k: v for k, v in expected.items() if v}
+        game.step(rng.choice(game.legal_actions()))
+
+
 def test_double_route_of_group_zero_gets_the_lane_reason() -> None:
     """The client once treated double-route group 0 as "no group" (atlanta-new-orleans on USA)."""
     game = Game("usa", 2, 1)
@@ -38,8 +67,8 @@ def test_double_route_of_group_zero_gets_the_lane_reason() -> None:
     assert first.group == 0
     game.route_owner[first.index] = 1
     game._labels = [None, None]
-    assert game.claim_problems(0)["atlanta-new-orleans/2"][0] == "lane_closed"
-    assert game.claim_problems(1)["atlanta-new-orleans/2"][0] == "own_lane"
+    assert game.claim_problems(0)["atlanta-new-orleans/2"] == {"code": "lane_closed", "players": 2, "all_lanes_min_players": 4}
+    assert game.claim_problems(1)["atlanta-new-orleans/2"] == {"code": "own_lane"}
 
 
 @pytest.mark.parametrize(("edition", "players", "seed"), [("usa", 3, 7), ("europe", 2, 8), ("europe", 4, 9), ("marklin", 3, 10)])

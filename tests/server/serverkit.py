@@ -85,6 +85,9 @@ def play_random(
                     headers=bearer(token),
                     json={"seat": seat, "action": action, "expected_seq": data["seq"]},
                 )
+                if res.status_code == 429:  # over the per-client action rate (100/s): wait as told, as a client should
+                    time.sleep(float(res.headers["Retry-After"]))
+                    continue
                 assert res.status_code == 200, res.text
                 if seen is not None:
                     seen.append((seat, res.json()))

@@ -124,22 +124,36 @@ def lane_closed(g: Game, route: Route, p: int) -> bool:
     return False
 
 
-def claim_problem(g: Game, route: Route, p: int) -> tuple[str, dict[str, Any]] | None:
-    """Why p cannot claim `route` now, as a code and its parameters (for a client to word in any language),
-    or None when p can: ``claimed`` (owner), ``own_lane``, ``lane_closed`` (players, all_lanes_min_players),
-    ``trains`` (length, trains), ``cards`` (length, colour: no legal payment in p's hand)."""
-    owner = g.route_owner[route.index]
-    if owner >= 0:
-        return "claimed", {"owner": owner}
-    if route.group >= 0 and lane_closed(g, route, p):
-        if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]):
-            return "own_lane", {}
-        return "lane_closed", {"players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
-    if g.trains[p] < route.length:
-        return "trains", {"length": route.length, "trains": g.trains[p]}
-    if not pay.route_payments(route, g.hands[p], g.rules):
-        return "cards", {"length": route.length, "colour": COLOURS[route.colour] if route.colour >= 0 else "gray"}
-    return None
+def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
+    """Why p cannot claim each route it cannot claim now: route id -> {"code": ..., parameters}, for a client to
+    word in any language; a route left out is claimable. Codes: ``claimed`` (owner), ``own_lane``,
+    ``lane_closed`` (players, all_lanes_min_players), ``trains`` (length, trains), ``cards`` (length, colour: no
+    legal payment in p's hand). Whether a payment exists is read from the claims of ``claim_actions`` (cached
+    between calls), so these answers and the legal claims cannot disagree. Answers that do not depend on the
+    route (claimed by k, own lane, lane closed) are one shared dict each: treat the result as read-only."""
+    payable = {a.route for a in claim_actions(g, p)}
+    owner = g.route_owner
+    trains = g.trains[p]
+    groups = g.edition.group_routes
+    claimed = [{"code": "claimed", "owner": k} for k in range(g.n)]
+    own_lane: dict[str, Any] = {"code": "own_lane"}
+    closed = {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
+    out: dict[str, dict[str, Any]] = {}
+    for route in g.edition.routes:
+        rid = route.id
+        if rid in payable:
+            continue
+        o = owner[route.index]
+        if o >= 0:
+            out[rid] = claimed[o]
+            continue
+        if route.group >= 0 and lane_closed(g, route, p):
+            out[rid] = own_lane if any(owner[other] == p for other in groups[route.group]) else closed
+        elif trains < route.length:
+            out[rid] = {"code": "trains", "length": route.length, "trains": trains}
+        else:
+            out[rid] = {"code": "cards", "length": route.length, "colour": COLOURS[route.colour] if route.colour >= 0 else "gray"}
+    return out
 
 
 def route_claim_problem(g: Game, route: Route, p: int) -> str | None:

@@ -393,15 +393,10 @@ class Game:
         """Why player p cannot claim `route` now, ignoring cards (None: p may, given the cards)."""
         return claims.route_claim_problem(self, route, p)
 
-    def claim_problems(self, p: int) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Every route p cannot claim now, with why: route id -> (code, parameters); see claims.claim_problem.
+    def claim_problems(self, p: int) -> dict[str, dict[str, Any]]:
+        """Every route p cannot claim now, with why: route id -> {"code", parameters...}; see claims.claim_problems.
         A route absent from the answer is claimable by p with some legal payment (in p's turn)."""
-        out = {}
-        for route in self.edition.routes:
-            problem = claims.claim_problem(self, route, p)
-            if problem is not None:
-                out[route.id] = problem
-        return out
+        return claims.claim_problems(self, p)
 
     def ticket_report(self, p: int) -> list[dict[str, Any]]:
         """Player p's tickets as the end would score them now (with stations), and one path of each done."""

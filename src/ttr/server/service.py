@@ -87,22 +87,28 @@ def closed_routes(game: Game) -> list[str]:
     ]
 
 
-def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
-    """The rule answers a client renders without re-implementing them (docs/api.md, GET .../state): closed
-    lanes, for a seat why each route cannot be claimed and how its tickets stand, and once the game is over how
-    its ties on points were settled. All from the engine."""
+def public_rules(game: Game) -> dict[str, Any]:
+    """The rule answers a client renders without re-implementing them (docs/api.md, GET .../state) that are the
+    same for every seat: closed lanes and, once the game is over, every player's tickets with their paths (the
+    score walk) and how ties on points were settled. With ``seat_rules``; all from the engine."""
     return {
         "closed_routes": closed_routes(game),
-        "claim_problems": (
-            {rid: {"code": code, **params} for rid, (code, params) in game.claim_problems(seat).items()}
-            if seat is not None
-            else {}
-        ),
-        "ticket_report": game.ticket_report(seat) if seat is not None else [],
-        # at the end every ticket is public: each player's, with the path of each completed one (the score walk)
         "final_report": [game.ticket_report(p) for p in range(game.n)] if game.is_over else [],
         "tie_breaks": game.tie_breaks() if game.is_over else [],
     }
+
+
+def seat_rules(game: Game, seat: int | None) -> dict[str, Any]:
+    """The rule answers for one seat: why each route cannot be claimed now and how its tickets stand."""
+    return {
+        "claim_problems": game.claim_problems(seat) if seat is not None else {},
+        "ticket_report": game.ticket_report(seat) if seat is not None else [],
+    }
+
+
+def served_rules(game: Game, seat: int | None) -> dict[str, Any]:
+    """Every rule answer of a seat's state (None: a spectator's): ``public_rules`` and ``seat_rules``."""
+    return {**public_rules(game), **seat_rules(game, seat)}
 
 
 def with_move(before: Game, action: Action, event: Event) -> Event:
@@ -312,6 +318,9 @@ class LiveGame:
                 "updated_at": self.updated_at,
                 "seq": self.seq,
             }
+            if self.status == ABANDONED:  # why the expiry sweep closed it (expiry.py): the client words it
+                closed = next((e for e in reversed(self.events) if e.type == "game_closed"), None)
+                self.memo["summary"]["closed_reason"] = closed.public.get("reason", "abandoned") if closed else "abandoned"
         return self.memo["summary"]
 
     def state(self, access: Access, seat: int | None) -> dict[str, Any]:
@@ -329,9 +338,16 @@ class LiveGame:
                 "legal": [a.to_json() for a in g.legal_actions(view_seat)] if my_turn else [],
                 "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
                 "summary": self.summary(),
-                **served_rules(g, view_seat),
+                **self.public_rules(),
+                **seat_rules(g, view_seat),
             }
         return self.memo[key]
+
+    def public_rules(self) -> dict[str, Any]:
+        """public_rules of this position, worked out once for every seat's state."""
+        if "public_rules" not in self.memo:
+            self.memo["public_rules"] = public_rules(self.game)
+        return self.memo["public_rules"]
 
     def update_text(self, access: Access, seat: int | None, last: int) -> str:
         """The WebSocket update (JSON text) for a watcher with `access` viewing `seat` that has seen up to `last`:

@@ -9,6 +9,11 @@ function ticketName(map, id) {
   return tk ? `${ticketLabel(map, tk)} (${tk.points})` : id;
 }
 
+/** Why the server closed a game (the `reason` of its game_closed event, the summary's closed_reason). */
+export function closedText(reason) {
+  return t(reason === "rematch_expired" ? "closed.rematch_expired" : "closed.abandoned");
+}
+
 /**
  * One event (public form, or this seat's form with its secrets) as a sentence; null to skip it.
  * showSecrets: false on a shared (hot-seat) screen, where the log must not tell one player another's cards.
@@ -41,6 +46,7 @@ export function describeEvent(ev, map, summary, showSecrets = true) {
     case "pass": return t("log.pass", p);
     case "undo": return t("log.undo", { ...p, count: ev.actions });
     case "game_over": return t("log.game_over");
+    case "game_closed": return closedText(ev.reason);
     default: return null;
   }
 }

@@ -7,7 +7,7 @@ import { Board } from "./board.js";
 import { cardName, cardTile } from "./cards.js";
 import { CARD_KINDS, PLAYER_COLOURS, PLAYER_SHAPES } from "./colours.js";
 import { h, toast } from "./dom.js";
-import { describeEvent } from "./eventlog.js";
+import { closedText, describeEvent } from "./eventlog.js";
 import { editionName, onLanguageChange, t } from "./i18n.js";
 import { analyseLegal } from "./legal.js";
 import { cityName, describeRoute, routeName, seatName, ticketLabel } from "./names.js";
@@ -580,6 +580,22 @@ export class GameClient {
     let text;
     const current = v.current;
     const currentName = seatName(this.summary, current);
+    if (this.summary.status === "abandoned") { // closed by the server's expiry sweep: say why, offer the way out
+      b.classList.add("closed");
+      b.append(h("span", { class: "turn-text", id: "turn-text" }, closedText(this.summary.closed_reason)),
+        h("a", { class: "banner-link", href: "/" }, t("nav.lobby")));
+      this.els.undo.hidden = true;
+      document.title = t("app.title");
+      if (!this.closedShown) { // once: a dialog may have scrolled the page (focusBoard) and hidden the banner
+        this.closedShown = true;
+        requestAnimationFrame(() => {
+          const bar = document.querySelector(".topbar");
+          const above = b.getBoundingClientRect().top - (bar ? bar.getBoundingClientRect().bottom : 0);
+          if (above < 0) window.scrollBy(0, above - 8);
+        });
+      }
+      return;
+    }
     if (this.summary.status === "open") {
       text = t("banner.waiting_players");
     } else if (v.phase === "over") {
