@@ -77,3 +77,14 @@ def test_signup_rated_game_leaderboard(server: Server, new_page: Any) -> None:
         ".map((n) => n.textContent).sort().join(',') === 'pw_alice,pw_bob'"
     )
     assert alice.locator(f"#my-games li[data-game='{gid}'] a").count() == 1  # finished: a replay link
+    # on a phone, in the language with the longest headings, the leaderboard fits: nothing scrolls sideways
+    phone = new_page(locale="pt-BR", width=390, height=844)
+    phone.goto(server.base + "/")
+    wait_ready(phone)
+    phone.wait_for_selector("#leaderboard .board-class[data-class='2p'] table")
+    fit = phone.evaluate(
+        """() => { const b = document.querySelector('#leaderboard'), t = b.querySelector('table');
+          return {board: b.scrollWidth - b.clientWidth, table: Math.round(t.getBoundingClientRect().right - b.getBoundingClientRect().right),
+                  page: document.documentElement.scrollWidth - innerWidth}; }"""
+    )
+    assert fit["board"] == 0 and fit["table"] <= 0 and fit["page"] <= 0, fit

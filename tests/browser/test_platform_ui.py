@@ -154,7 +154,21 @@ def test_chat_push_mute_replay_and_profile(server: Server, browser: Any, new_pag
                 "() => [...document.querySelectorAll('#rating-chart circle.point')].map((c) => Number(c.dataset.ordinal))"
             )
             assert circles == [h_["ordinal"] for h_ in prof["history"]]
+            # one game draws a line, not a lone dot: from the new player's rating (a hollow start point) to it
+            assert prof["history_start"] == 0.0
+            line = page.evaluate(
+                """() => { const p = document.querySelector('#rating-chart path.series'), b = p.getBBox();
+                  return {moves: (p.getAttribute('d').match(/[ML]/g) || []).length, width: b.width,
+                          starts: document.querySelectorAll('#rating-chart circle.start').length}; }"""
+            )
             assert page.locator("#rating-chart path.series").count() == 1
+            assert line["moves"] == 2 and line["starts"] == 1 and line["width"] > 300, line
+            overflow = page.evaluate(
+                """() => ['#profile-ratings', '#profile-editions'].map((id) => {
+                  const box = document.querySelector(id).closest('.table-scroll');
+                  return box.scrollWidth - box.clientWidth; })"""
+            )
+            assert overflow == [0, 0], (overflow, w, lang)  # these tables fit, on a phone too: no sideways scrolling inside
             rows = page.evaluate(
                 "() => [...document.querySelectorAll('#profile-editions tbody tr')].map((r) => r.innerText.split('\\t'))"
             )

@@ -218,6 +218,8 @@ def profile(db: Database, user_id: int, name: str, history_limit: int = 500) -> 
             }
             for h in reversed(hist)
         ],
+        # every line of the chart starts from a new rating's ordinal when no older game was left out
+        "history_start": round(MODEL.rating().ordinal(), 4) if len(hist) < history_limit else None,
         "editions": per_edition,
         "recent_games": recent,
     }

@@ -21,26 +21,35 @@ function editionLabel(id) {
   return has(`edition.${id}`) ? t(`edition.${id}`) : id;
 }
 
-/** The rating history as series per (edition, class): [{key, label, points: [{x: game index, y: ordinal, ...}]}]. */
-export function historySeries(history) {
+/**
+ * The rating history as series per (edition, class): [{key, label, points: [{x, y: ordinal, ...}]}]. With a
+ * `start` (the rating before a series' first game: the server's history_start), game i is at x = i + 1 and each
+ * series begins with a start point at the x before its first game, so that even one game draws a line.
+ */
+export function historySeries(history, start = null) {
   const out = new Map();
+  const shift = start === null ? 0 : 1;
   history.forEach((hst, i) => {
     const key = `${hst.edition}/${hst.class}`;
-    if (!out.has(key)) out.set(key, { key, label: `${editionLabel(hst.edition)} ${hst.class}`, points: [] });
-    out.get(key).points.push({ x: i, y: hst.ordinal, at: hst.at, rank: hst.rank, game: hst.game_id });
+    if (!out.has(key)) {
+      out.set(key, { key, label: `${editionLabel(hst.edition)} ${hst.class}`, points: [] });
+      if (start !== null) out.get(key).points.push({ x: i, y: start, start: true });
+    }
+    out.get(key).points.push({ x: i + shift, y: hst.ordinal, at: hst.at, rank: hst.rank, game: hst.game_id });
   });
   return [...out.values()];
 }
 
 /** An inline SVG line chart of the rating (ordinal) after each rated game, one line per edition and class. */
-export function ratingChart(history, width = 640, height = 240) {
-  const series = historySeries(history);
+export function ratingChart(history, start = null, width = 640, height = 240) {
+  const series = historySeries(history, start);
   const pad = { l: 44, r: 12, t: 12, b: 28 };
-  const n = Math.max(history.length, 2);
+  const first = start === null ? 1 : 0; // the x axis counts games: 0 = before the first one
+  const n = Math.max(history.length + 1 - first, 2);
   const ys = history.map((p) => p.ordinal).concat([0]);
   let lo = Math.floor(Math.min(...ys) - 1), hi = Math.ceil(Math.max(...ys) + 1);
   if (hi - lo < 4) { hi += 2; lo -= 2; }
-  const X = (i) => pad.l + (i / (n - 1)) * (width - pad.l - pad.r);
+  const X = (x) => pad.l + ((x - first) / (n - 1)) * (width - pad.l - pad.r);
   const Y = (v) => pad.t + (1 - (v - lo) / (hi - lo)) * (height - pad.t - pad.b);
   const svg = s("svg", { class: "rating-chart", id: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "rating-chart-title" });
   svg.append(s("title", { id: "rating-chart-title" }, t("profile.chart_title", { count: history.length })));
@@ -49,13 +58,18 @@ export function ratingChart(history, width = 640, height = 240) {
     svg.append(s("line", { class: "grid", x1: pad.l, x2: width - pad.r, y1: Y(v), y2: Y(v) }),
       s("text", { class: "axis", x: pad.l - 6, y: Y(v) + 4, "text-anchor": "end" }, String(v)));
   }
-  svg.append(s("text", { class: "axis", x: pad.l, y: height - 8 }, "1"),
+  svg.append(s("text", { class: "axis", x: pad.l, y: height - 8 }, String(first)),
     s("text", { class: "axis", x: width - pad.r, y: height - 8, "text-anchor": "end" }, String(history.length)));
   series.forEach((ser, k) => {
     const colour = SERIES_COLOURS[k % SERIES_COLOURS.length];
     const d = ser.points.map((p, i) => `${i ? "L" : "M"}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(" ");
     svg.append(s("path", { class: "series", d, stroke: colour, fill: "none", "stroke-width": 2, "data-series": ser.key }));
     for (const p of ser.points) {
+      if (p.start) { // where the line starts: hollow, with its own tooltip
+        svg.append(s("circle", { class: "start", cx: X(p.x).toFixed(1), cy: Y(p.y).toFixed(1), r: 3, fill: "#fff", stroke: colour, "stroke-width": 1.5, "data-series": ser.key },
+          s("title", {}, t("profile.start_point", { rating: p.y.toFixed(1) }))));
+        continue;
+      }
       svg.append(s("circle", { class: "point", cx: X(p.x).toFixed(1), cy: Y(p.y).toFixed(1), r: 3, fill: colour, "data-series": ser.key, "data-ordinal": p.y },
         s("title", {}, t("profile.point", { rating: p.y.toFixed(1), rank: p.rank, date: new Date(p.at).toLocaleDateString() }))));
     }
@@ -100,10 +114,10 @@ class ProfilePage {
     document.title = `${d.name} · ${t("app.title")}`;
     const editions = Object.entries(d.editions);
     const ratings = d.ratings.length
-      ? table([t("profile.edition"), t("profile.class"), t("account.rating"), t("account.games"), t("profile.wins")],
-        d.ratings.map((r) => [editionLabel(r.edition), r.class, r.ordinal.toFixed(1), String(r.games), String(r.wins)]), { id: "profile-ratings", "aria-label": t("profile.ratings") })
+      ? table([t("profile.edition"), t("account.rating"), t("account.games"), t("profile.wins")], // "USA 2p": as the chart's legend; fits a phone
+        d.ratings.map((r) => [`${editionLabel(r.edition)} ${r.class}`, r.ordinal.toFixed(1), String(r.games), String(r.wins)]), { id: "profile-ratings", "aria-label": t("profile.ratings") })
       : h("p", { class: "hint" }, t("account.no_ratings"));
-    const chart = d.history.length ? ratingChart(d.history) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history"));
+    const chart = d.history.length ? ratingChart(d.history, d.history_start ?? null) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history"));
     const perEdition = editions.length
       ? table([t("profile.edition"), t("account.games"), t("profile.won"), t("profile.rated_games")],
         editions.map(([id, e]) => [editionLabel(id), String(e.games), String(e.won), String(e.rated_games)]), { id: "profile-editions", "aria-label": t("profile.per_edition") })
