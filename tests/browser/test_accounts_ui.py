@@ -84,7 +84,8 @@ def test_signup_rated_game_leaderboard(server: Server, new_page: Any) -> None:
     phone.wait_for_selector("#leaderboard .board-class[data-class='2p'] table")
     fit = phone.evaluate(
         """() => { const b = document.querySelector('#leaderboard'), t = b.querySelector('table');
-          return {board: b.scrollWidth - b.clientWidth, table: Math.round(t.getBoundingClientRect().right - b.getBoundingClientRect().right),
+          const right = (n) => n.getBoundingClientRect().right;
+          return {board: b.scrollWidth - b.clientWidth, table: Math.round(right(t) - right(b)),
                   page: document.documentElement.scrollWidth - innerWidth}; }"""
     )
     assert fit["board"] == 0 and fit["table"] <= 0 and fit["page"] <= 0, fit
