@@ -169,6 +169,50 @@ def play_to_the_end(server: Server, game_id: str, token: str, limit: int = 600) 
     raise AssertionError("the game did not end")
 
 
+def play_out(server: Server, game_id: str, tokens: dict[int, str], limit: int = 3000) -> None:
+    """Play every seat of `tokens` (seat -> token) through the API until the game is over."""
+    for _ in range(limit):
+        states = [state(server, game_id, tokens[s], s) for s in tokens]
+        if states[0]["view"]["phase"] == "over":
+            return
+        for seat, st in zip(tokens, states, strict=True):
+            if st["legal"]:
+                try:
+                    body = {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
+                    server.api("POST", f"/api/games/{game_id}/actions", tokens[seat], body)
+                except ApiFailure as exc:
+                    if exc.status != 409:
+                        raise
+    raise AssertionError("the game did not end")
+
+
+# ---------------------------------------------------------------------- accounts
+PASSWORD = "a long enough password"
+
+
+def sign_up(page: Any, server: Server, name: str, existing: bool = False) -> None:
+    """Create the account `name` (or sign in to it: `existing`) from the lobby's account panel."""
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#login-button" if existing else "#signup-button")
+    page.wait_for_selector("#logout-button")
+
+
+def post_as(page: Any, path: str, body: Any, token: str | None = None) -> Any:
+    """POST as this page's browser: its session cookie, and the CSRF token the server asks for with it."""
+    base = page.url.split("/", 3)
+    origin = f"{base[0]}//{base[2]}"
+    csrf = page.request.get(origin + "/api/me").json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf} if csrf else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    res = page.request.post(origin + path, data=body, headers=headers)
+    assert res.ok, res.text()
+    return res.json()
+
+
 def screenshot_path(name: str) -> Path:
     out = ARTIFACTS / "screenshots"
     out.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Server, game_url, quick_choice, screenshot_path, state, wait_ready
+from browser_helpers import Server, game_url, play_out, screenshot_path, wait_ready
 
 # the server of this module closes games fast: 3 s without a human action, an unaccepted rematch offer after 2 s
 SERVE_ARGS = ["--abandon-after", "3", "--rematch-offer", "2", "--expiry-sweep", "0.5"]
@@ -72,25 +72,12 @@ def test_an_abandoned_game_says_so_on_the_open_page(
     check_closed_banner(banner_facts(page), text)
 
 
-def play_both_seats_to_the_end(server: Server, gid: str, tokens: list[str]) -> None:
-    for _ in range(2000):
-        for token in tokens:
-            st = state(server, gid, token)
-            if st["view"]["phase"] == "over":
-                return
-            if st["legal"]:
-                server.api(
-                    "POST", f"/api/games/{gid}/actions", token, {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
-                )
-    raise AssertionError("the game did not end")
-
-
 def test_an_expired_rematch_offer_says_so_at_its_table(server: Server, new_page: Any) -> None:
     created = server.new_game("usa", [{"type": "human"}, {"type": "human"}])
     old, tokens = created["game_id"], [s["token"] for s in created["seats"]]
     for seat, token in enumerate(tokens):
         server.api("POST", f"/api/games/{old}/join", token, {"name": f"P{seat}"})
-    play_both_seats_to_the_end(server, old, tokens)
+    play_out(server, old, dict(enumerate(tokens)))
     offer = server.api("POST", f"/api/games/{old}/rematch", tokens[0])  # seat 1 never accepts
     page = new_page(locale="es-ES", width=1366, height=768)
     page.goto(server.base + offer["join_url"])

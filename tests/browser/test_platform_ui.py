@@ -11,8 +11,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import ApiFailure, Server, game_url, quick_choice, screenshot_path, state, wait_ready
-from test_accounts_ui import PASSWORD, post
+from browser_helpers import (
+    PASSWORD,
+    Server,
+    game_url,
+    play_out,
+    post_as,
+    quick_choice,
+    screenshot_path,
+    sign_up,
+    state,
+    wait_ready,
+    wait_state,
+)
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 RUN_AXE = """async () => {
@@ -39,31 +50,6 @@ STUB_NOTIFICATION = """(() => {
 })();"""
 
 
-def sign_up(page: Any, server: Server, name: str) -> None:
-    page.goto(server.base + "/")
-    wait_ready(page)
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#signup-button")
-    page.wait_for_selector("#logout-button")
-
-
-def play_out(server: Server, gid: str, tokens: dict[int, str]) -> None:
-    for _ in range(3000):
-        states = [state(server, gid, tokens[s], s) for s in tokens]
-        if states[0]["view"]["phase"] == "over":
-            return
-        for seat, st in zip(tokens, states, strict=True):
-            if st["legal"]:
-                try:
-                    body = {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
-                    server.api("POST", f"/api/games/{gid}/actions", tokens[seat], body)
-                except ApiFailure as exc:
-                    if exc.status != 409:
-                        raise
-    raise AssertionError("the game did not end")
-
-
 def chat_texts(page: Any) -> list[str]:
     return page.evaluate("() => [...document.querySelectorAll('#chat-list .chat-text')].map((n) => n.textContent)")
 
@@ -80,11 +66,11 @@ def test_chat_push_mute_replay_and_profile(server: Server, browser: Any, new_pag
     alice, bob = new_page(), new_page()
     sign_up(alice, server, "pf_alice")
     sign_up(bob, server, "pf_bob")
-    created = post(alice, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "human"}]})
+    created = post_as(alice, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "human"}]})
     gid = created["game_id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    post(alice, f"/api/games/{gid}/join", {"name": "Alice"}, tokens[0])
-    post(bob, f"/api/games/{gid}/join", {"name": "Bob"}, tokens[1])
+    post_as(alice, f"/api/games/{gid}/join", {"name": "Alice"}, tokens[0])
+    post_as(bob, f"/api/games/{gid}/join", {"name": "Bob"}, tokens[1])
     # Bob at the table, a spectator watching; both count their chat reads over HTTP (there must be none: pushed)
     polls: list[str] = []
     for p in (alice, bob):
@@ -110,7 +96,7 @@ def test_chat_push_mute_replay_and_profile(server: Server, browser: Any, new_pag
     # a spectator's message (signed in, no seat) reaches the players and the watchers
     fan = new_page()
     sign_up(fan, server, "pf_fan")
-    post(fan, f"/api/games/{gid}/chat", {"channel": "spectators", "text": "good luck"})
+    post_as(fan, f"/api/games/{gid}/chat", {"channel": "spectators", "text": "good luck"})
     bob.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 2")
     watcher.wait_for_function("() => document.querySelectorAll('#chat-list li').length === 1")
     assert chat_texts(watcher) == ["good luck"]  # never the players' channel while the game runs
@@ -250,15 +236,10 @@ def test_notifications_and_my_games_badge(server: Server, browser: Any) -> None:
     ctx.grant_permissions(["notifications"])
     ctx.add_init_script(STUB_NOTIFICATION % "'granted'")
     page = ctx.new_page()
-    page.goto(server.base + "/")
-    wait_ready(page)
-    page.fill("#account-name", "pf_dan")
-    page.fill("#account-password", PASSWORD)
-    page.click("#login-button")
-    page.wait_for_selector("#logout-button")
-    created = post(page, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]})
+    sign_up(page, server, "pf_dan", existing=True)
+    created = post_as(page, "/api/games", {"edition": "usa", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]})
     gid, token = created["game_id"], created["seats"][0]["token"]
-    post(page, f"/api/games/{gid}/join", {"name": "Dan"}, token)
+    post_as(page, f"/api/games/{gid}/join", {"name": "Dan"}, token)
     page.goto(game_url(server, gid, token))
     wait_ready(page)
     # setup: keep tickets through the API, then wait for our first turn
@@ -281,4 +262,44 @@ def test_notifications_and_my_games_badge(server: Server, browser: Any) -> None:
     page.wait_for_function(f"() => window.__notes.length > {before}")
     note = page.evaluate("() => window.__notes[window.__notes.length - 1]")
     assert note["tag"] == f"ttr-{gid}" and "your turn" in note["body"].lower()
+    ctx.close()
+
+
+def test_a_guest_is_told_of_a_turn_off_the_game_page(server: Server, browser: Any) -> None:
+    """No account: the top bar's badge and a notification come from the games whose seat tokens this browser
+    keeps, on any page (here the lobby), when a bot has answered and it is the guest's turn again."""
+    created = server.new_game("usa", [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/join", token, {"name": "Guest"})
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    ctx.grant_permissions(["notifications"])
+    ctx.add_init_script(STUB_NOTIFICATION % "'granted'")
+    page = ctx.new_page()
+    page.goto(game_url(server, gid, token))  # the game page keeps the seat's token in this browser
+    wait_ready(page)
+    page.wait_for_function(f"() => (JSON.parse(localStorage.getItem('ttr.tokens') || '{{}}')['{gid}'] || {{}}).seat === 0")
+    for _ in range(200):  # setup through the API, up to our first turn
+        st = state(server, gid, token)
+        if st["view"]["phase"] != "setup" and st["legal"]:
+            break
+        if st["legal"]:
+            server.api(
+                "POST", f"/api/games/{gid}/actions", token, {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
+            )
+    page.goto(server.base + "/")
+    wait_ready(page)
+    page.wait_for_selector("#my-games-count:has-text('1')")  # our turn, seen from the lobby
+    assert page.get_attribute("#my-games-badge", "href") == "/#my-games"  # a guest's games are the lobby's list
+    assert page.evaluate("() => window.__notes.length") == 0  # nothing new yet: the badge only
+    # we play, the bot answers: our turn again, in the same game, between two looks
+    for _ in range(2):
+        st = state(server, gid, token)
+        if st["legal"]:
+            server.api("POST", f"/api/games/{gid}/actions", token, {"action": {"type": "draw_blind"}, "expected_seq": st["seq"]})
+    wait_state(server, gid, token, lambda s: bool(s["legal"]))
+    page.evaluate("() => window.ttrTurnWatch.poll()")
+    page.wait_for_function("() => window.__notes.length === 1")
+    note = page.evaluate("() => window.__notes[0]")
+    assert note["tag"] == "ttr-my-games" and "your turn in 1 game" in note["body"].lower()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     ctx.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import httpx
 import pytest
@@ -189,6 +190,25 @@ def test_cache_keeps_the_recently_changed_games(client):
     assert [service.cached(g) is not None for g in ids] == [False, False, True, True, True]
     st = client.get(f"/api/games/{ids[0]}/state", headers=bearer(tokens[0])).json()  # loaded again from the database
     assert st["summary"]["status"] == "active" and service.cached(ids[0]) is not None and len(service._cache) == 3
+
+
+def test_games_that_ended_leave_the_cache_beyond_a_few(client):
+    """A server that plays on must not keep every game it finished (~200 KB each): only the last
+    max_finished_cached that ended stay cached; the others are read from the database again when asked."""
+    service = client.app.state.service
+    service.max_finished_cached = 2
+    human = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])["game_id"]
+    bots = [create(client, players=2, seats=[{"type": "bot", "level": "easy"}] * 2)["game_id"] for _ in range(4)]
+    deadline = time.monotonic() + 60
+    while any(client.get(f"/api/games/{g}").json()["status"] != "finished" for g in bots):
+        assert time.monotonic() < deadline, "the bot games did not finish"
+        time.sleep(0.1)
+    cached = [g for g in bots if service.cached(g) is not None]
+    assert len(cached) <= 2 and service.cached(human) is not None  # the game in play stays
+    for g in bots:  # every finished game is still all there, from the database
+        assert client.get(f"/api/games/{g}").json()["status"] == "finished"
+        assert client.get(f"/api/games/{g}/record").status_code == 200
+    assert len([g for g in bots if service.cached(g) is not None]) <= 2
 
 
 def test_tokens_never_reach_the_log(tmp_path):

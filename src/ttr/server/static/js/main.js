@@ -67,7 +67,7 @@ async function main() {
   applyTranslations(document);
   document.title = t("app.title");
   setupTopbar();
-  startTurnWatch(); // signed in: the "my games" badge in the top bar, and a notification when a turn comes (notify.js)
+  startTurnWatch(); // the "my games" badge in the top bar (an account's games, or a guest's in this browser), and a notification when a turn comes (notify.js)
   const root = document.getElementById("app");
   try {
     if (parts[0] === "play" && parts[1]) {
