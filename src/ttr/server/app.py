@@ -321,6 +321,7 @@ def create_app(settings: Settings) -> FastAPI:
         rate_check=rates.check if on else None,
         max_games_per_client=settings.max_games_per_client if on else 0,
         max_bot_games=settings.max_bot_games if on else 0,
+        max_finished_cached=settings.cached_ended_games,
         maps=MapLibrary(settings.maps_dir),
     )
     accounts = Accounts(

@@ -92,6 +92,7 @@ class Settings:
     # --- caps on games
     max_games_per_client: int = 20  # open or active games created by one client (IP) and not yet over
     max_bot_games: int = 50  # bot-only games in play, server-wide
+    cached_ended_games: int = 64  # games that ended kept in memory (the others are read from the database again)
     # --- expiry of abandoned games (their record is kept; finished games are never touched)
     abandon_after_seconds: float = 24 * 3600.0  # a game with humans: no human action (join, move, undo) for this long
     abandon_bot_games_after_seconds: float = 3600.0  # a bot-only game: this long after it was created
@@ -164,6 +165,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("session_days", "--session-days", "days a login lasts"),
     Knob("max_games_per_client", "--max-games-per-client", "open or active games one client may have created"),
     Knob("max_bot_games", "--max-bot-games", "bot-only games in play on the server"),
+    Knob("cached_ended_games", "--cached-ended-games", "games that ended kept in memory (the others are read from the database)"),
     Knob("abandon_after_seconds", "--abandon-after", "seconds without a human action before a game is closed"),
     Knob("abandon_bot_games_after_seconds", "--abandon-bot-games-after", "seconds after which a bot-only game is closed"),
     Knob("rematch_offer_seconds", "--rematch-offer", "seconds a rematch offer waits for every seat to accept"),
