@@ -333,8 +333,22 @@ def test_first_render_of_a_game_page(server: Server, new_page: Any) -> None:
         "p95": round(p95),
         "phases (median ms from navigation start)": {k: round(statistics.median(p[k] for p in phases)) for k in phases[0]},
     }
+    # a first visit: a fresh browser context each time (nothing cached: every module, the map, the layouts)
+    cold: list[float] = []
+    for _ in range(5):
+        fresh = new_page(width=1366, height=768)
+        fresh.goto(game_url(server, gid, token))
+        fresh.wait_for_function("() => performance.getEntriesByName('ttr-board-drawn').length > 0")
+        cold.append(fresh.evaluate("() => performance.getEntriesByName('ttr-board-drawn')[0].startTime"))
+        fresh.context.close()
+    cold.sort()
+    FIGURES["first visit, fresh browser context, 1366x768 (ms)"] = {
+        "all": [round(t) for t in cold],
+        "median": round(statistics.median(cold)),
+    }
     save()
-    print("first render ms:", [round(t) for t in times])
+    print("first render ms:", [round(t) for t in times], "first visit ms:", [round(t) for t in cold])
     # The goal is 1 s at p95 on a quiet machine; this shared 2-core machine runs at load 10-15, where the
     # figure is 2-4.5 s (reported in docs/client.md). The test fails past 6 s: a layout that got much slower.
     assert p95 < 6000, times
+    assert max(cold) < 6000, cold
