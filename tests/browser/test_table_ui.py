@@ -1,9 +1,11 @@
-"""At the table in the browser: the clock of a timed game, and the chat rendering what players type as text."""
+"""At the table in the browser: the clock of a timed game (and a timeout taken over by a bot, then taken back), the
+chat rendering what players type as text, and a rematch from the score sheet."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browser_helpers import Server, game_url, play_to_the_end, score_sheet, wait_ready
 
 
@@ -62,3 +64,34 @@ def test_lobby_time_control_and_rematch_from_the_score_sheet(server: Server, new
     assert (summary["seats"][0]["type"], summary["seats"][0].get("name")) == ("human", "Ana")
     assert summary["seats"][1]["type"] == "bot" and summary["seats"][1]["level"] == "easy"
     page.wait_for_selector("#turn-text")  # our seat in the new game: setup asks us for tickets
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_a_timeout_is_taken_over_by_a_bot_and_the_seat_taken_back(server: Server, new_page: Any, width: int, height: int) -> None:
+    """A real-time clock of 2 s a move: our time runs out while the page is open, a bot plays our seat (the log says
+    so), and *Take my seat back* returns it to us (the log says that too)."""
+    clock = {"kind": "realtime", "seconds": 2, "on_timeout": "bot", "bot_level": "max"}  # max: slow enough to watch
+    created = server.new_game("usa", [{"type": "human"}, {"type": "bot", "level": "max"}], clock=clock)
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/join", token, {"name": "Ana"})
+    page = new_page(width=width, height=height)
+    page.goto(game_url(server, gid, token))
+    wait_ready(page)
+    page.wait_for_selector("#take-back", timeout=20000)  # the clock ran out: a bot plays for us
+    assert server.api("GET", f"/api/games/{gid}")["seats"][0].get("away") is True
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#log li')]"
+        ".some((li) => li.textContent.includes('Ana ran out of time: a bot (strongest) plays for them'))"
+    )
+    box = page.evaluate(
+        "() => { const r = document.querySelector('#take-back').getBoundingClientRect();"
+        " return [r.left, r.right, r.width, innerWidth]; }"
+    )
+    assert box[0] >= 0 and box[1] <= box[3] and box[2] >= 44  # on screen, a finger's width
+    page.click("#take-back")
+    page.wait_for_selector("#take-back", state="detached")
+    summary = server.api("GET", f"/api/games/{gid}")
+    assert not summary["seats"][0].get("away") and summary["status"] == "active"
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.includes('Ana took their seat back'))"
+    )

@@ -47,6 +47,9 @@ export function describeEvent(ev, map, summary, showSecrets = true) {
     case "undo": return t("log.undo", { ...p, count: ev.actions });
     case "game_over": return t("log.game_over");
     case "game_closed": return closedText(ev.reason);
+    case "timeout": return ev.mode === "drop" ? t("log.timeout_dropped", p)
+      : t("log.timeout_bot", { ...p, level: t(`level.${ev.level || "medium"}`) });
+    case "seat_returned": return t("log.seat_returned", p);
     default: return null;
   }
 }
