@@ -50,6 +50,18 @@ STUB_NOTIFICATION = """(() => {
 })();"""
 
 
+def play_to_first_turn(server: Server, gid: str, token: str) -> None:
+    """Keep tickets through the API until it is this seat's first turn after setup (a bot plays the other)."""
+    for _ in range(200):
+        st = state(server, gid, token)
+        if st["view"]["phase"] != "setup" and st["legal"]:
+            return
+        if st["legal"]:
+            body = {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
+            server.api("POST", f"/api/games/{gid}/actions", token, body)
+    raise AssertionError("our first turn did not come")
+
+
 def chat_texts(page: Any) -> list[str]:
     return page.evaluate("() => [...document.querySelectorAll('#chat-list .chat-text')].map((n) => n.textContent)")
 
@@ -242,15 +254,7 @@ def test_notifications_and_my_games_badge(server: Server, browser: Any) -> None:
     post_as(page, f"/api/games/{gid}/join", {"name": "Dan"}, token)
     page.goto(game_url(server, gid, token))
     wait_ready(page)
-    # setup: keep tickets through the API, then wait for our first turn
-    for _ in range(200):
-        st = state(server, gid, token)
-        if st["view"]["phase"] != "setup" and st["legal"]:
-            break
-        if st["legal"]:
-            server.api(
-                "POST", f"/api/games/{gid}/actions", token, {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
-            )
+    play_to_first_turn(server, gid, token)  # setup through the API
     page.wait_for_selector("#my-games-count:has-text('1')")  # the top bar's badge: one game waits for us
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     before = page.evaluate("() => window.__notes.length")
@@ -278,14 +282,7 @@ def test_a_guest_is_told_of_a_turn_off_the_game_page(server: Server, browser: An
     page.goto(game_url(server, gid, token))  # the game page keeps the seat's token in this browser
     wait_ready(page)
     page.wait_for_function(f"() => (JSON.parse(localStorage.getItem('ttr.tokens') || '{{}}')['{gid}'] || {{}}).seat === 0")
-    for _ in range(200):  # setup through the API, up to our first turn
-        st = state(server, gid, token)
-        if st["view"]["phase"] != "setup" and st["legal"]:
-            break
-        if st["legal"]:
-            server.api(
-                "POST", f"/api/games/{gid}/actions", token, {"action": quick_choice(st["legal"]), "expected_seq": st["seq"]}
-            )
+    play_to_first_turn(server, gid, token)  # setup through the API
     page.goto(server.base + "/")
     wait_ready(page)
     page.wait_for_selector("#my-games-count:has-text('1')")  # our turn, seen from the lobby
