@@ -103,6 +103,7 @@ def finish_setup_in_ui(page: Any) -> None:
         if page.locator("#mix-sheet").count():
             page.locator("#mix-sheet .mix-options button").first.click()
             wait_idle(page)
+            page.wait_for_selector("#mix-sheet", state="detached")  # the tickets of that mix come next
             continue
         page.click("#keep-all")
         page.click("#confirm-keep")

@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from serverkit import TEST_RATE_ACTION
+
 from needs import missing
 from ttr.server import Settings, create_app
 
@@ -26,6 +28,7 @@ def settings(tmp_path: Path) -> Settings:
         bot_sweep_seconds=0.2,
         undo_window=0.0,  # bots answer at once (tests of the undo window make their own app)
         bot_budget=0.5,
+        rate_action=TEST_RATE_ACTION,
     )
 
 
