@@ -29,6 +29,7 @@ def settings(tmp_path: Path) -> Settings:
         undo_window=0.0,  # bots answer at once (tests of the undo window make their own app)
         bot_budget=0.5,
         rate_action=TEST_RATE_ACTION,
+        rate_ws_message=TEST_RATE_ACTION,
     )
 
 

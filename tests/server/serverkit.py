@@ -19,7 +19,7 @@ import httpx
 TIMEOUT = 60.0
 # Tests that play whole games from one client go faster than the default 100 actions/s per client on an idle
 # machine (429 rate_limited); the limits stay on, out of their way. tests/server/test_limits.py sets its own.
-TEST_RATE_ACTION = "1000/second;30000/minute"
+TEST_RATE_ACTION = "1000/second;30000/minute"  # HTTP actions, and WebSocket messages (--rate-ws-message)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -156,6 +156,8 @@ class ServerProcess:
                 str(self.undo_window),
                 *(["--no-access-log", "--log-level", "warning"] if self.quiet else ["--log-level", "info"]),
                 "--rate-action",
+                TEST_RATE_ACTION,
+                "--rate-ws-message",
                 TEST_RATE_ACTION,
                 *self.extra,  # after: an --rate-action of a test's own wins
             ],
