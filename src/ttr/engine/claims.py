@@ -124,6 +124,14 @@ def lane_closed(g: Game, route: Route, p: int) -> bool:
     return False
 
 
+def lane_problem(g: Game, route: Route, p: int) -> str | None:
+    """``own_lane`` if p owns a twin lane of `route`, ``lane_closed`` if another twin closes it to p (fewer players
+    than all_lanes_min_players), else None: the double-route rule, for the problem codes and the refusals alike."""
+    if route.group < 0 or not lane_closed(g, route, p):
+        return None
+    return "own_lane" if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]) else "lane_closed"
+
+
 def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
     """Why p cannot claim each route it cannot claim now: route id -> {"code": ..., parameters}, for a client to
     word in any language; a route left out is claimable. Codes: ``claimed`` (owner), ``own_lane``,
@@ -134,10 +142,11 @@ def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
     payable = {a.route for a in claim_actions(g, p)}
     owner = g.route_owner
     trains = g.trains[p]
-    groups = g.edition.group_routes
     claimed = [{"code": "claimed", "owner": k} for k in range(g.n)]
-    own_lane: dict[str, Any] = {"code": "own_lane"}
-    closed = {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
+    lanes = {
+        "own_lane": {"code": "own_lane"},
+        "lane_closed": {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players},
+    }
     out: dict[str, dict[str, Any]] = {}
     for route in g.edition.routes:
         rid = route.id
@@ -147,8 +156,9 @@ def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
         if o >= 0:
             out[rid] = claimed[o]
             continue
-        if route.group >= 0 and lane_closed(g, route, p):
-            out[rid] = own_lane if any(owner[other] == p for other in groups[route.group]) else closed
+        lane = lane_problem(g, route, p)
+        if lane is not None:
+            out[rid] = lanes[lane]
         elif trains < route.length:
             out[rid] = {"code": "trains", "length": route.length, "trains": trains}
         else:
@@ -159,9 +169,10 @@ def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
 def route_claim_problem(g: Game, route: Route, p: int) -> str | None:
     if g.route_owner[route.index] >= 0:
         return f"{route.id} is already claimed by player {g.route_owner[route.index]}"
-    if route.group >= 0 and lane_closed(g, route, p):
-        if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]):
-            return f"you already own a lane between these cities; {route.id} is closed to you"
+    lane = lane_problem(g, route, p)
+    if lane == "own_lane":
+        return f"you already own a lane between these cities; {route.id} is closed to you"
+    if lane == "lane_closed":
         return (
             f"{route.id}: with {g.n} players only one lane of a double route can be used "
             f"(all lanes open from {g.rules.all_lanes_min_players} players)"

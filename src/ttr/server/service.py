@@ -551,14 +551,7 @@ class GameService:
             if live.status in (FINISHED, ABANDONED) and live.id not in self._ended:
                 self._ended[live.id] = None
                 while len(self._ended) > self.max_finished_cached:
-                    old = next(iter(self._ended))
-                    del self._ended[old]
-                    done = self._cache.get(old)
-                    if done is not None and done.status in (FINISHED, ABANDONED):
-                        del self._cache[old]
-                        lock = self._locks.get(old)
-                        if lock is not None and not lock.locked():
-                            del self._locks[old]
+                    self._drop(next(iter(self._ended)))
             return live
 
     def cached(self, game_id: str) -> LiveGame | None:
@@ -566,11 +559,15 @@ class GameService:
 
     def forget(self, game_id: str) -> None:
         with self._guard:
-            self._cache.pop(game_id, None)
-            self._ended.pop(game_id, None)
-            lock = self._locks.get(game_id)
-            if lock is not None and not lock.locked():
-                del self._locks[game_id]
+            self._drop(game_id)
+
+    def _drop(self, game_id: str) -> None:
+        """Free what this process keeps of a game (its snapshot, its lock unless held); with self._guard held."""
+        self._cache.pop(game_id, None)
+        self._ended.pop(game_id, None)
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._locks[game_id]
 
     def get(self, game_id: str) -> LiveGame:
         """The game as the database has it now (from the cache when the cache is current)."""
