@@ -143,7 +143,7 @@ def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
     owner = g.route_owner
     trains = g.trains[p]
     claimed = [{"code": "claimed", "owner": k} for k in range(g.n)]
-    lanes = {
+    lanes: dict[str, dict[str, Any]] = {
         "own_lane": {"code": "own_lane"},
         "lane_closed": {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players},
     }
