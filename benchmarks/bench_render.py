@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr.engine import Game
-from ttr.server.service import dumps_text, public_rules, seat_rules
+from ttr.server.service import dumps_text, public_rules, served_rules
 
 
 def positions(edition: str, count: int) -> list[Game]:
@@ -26,8 +26,9 @@ def positions(edition: str, count: int) -> list[Game]:
     out = []
     for seed in range(count):
         g = Game(edition, 2, seed)
-        stop = rng.randint(20, 140)
-        while not g.is_over and len(g.record()["actions"]) < stop:
+        for _ in range(rng.randint(20, 140)):
+            if g.is_over:
+                break
             p = g.to_act()[0]
             g.step(rng.choice(g.legal_actions(p)), p)
         out.append(g)
@@ -36,7 +37,7 @@ def positions(edition: str, count: int) -> list[Game]:
 
 def served(g: Game, p: int) -> str:
     legal = [a.to_json() for a in g.legal_actions(p)] if p in g.to_act() else []
-    return dumps_text({"view": g.view(p).to_dict(), "legal": legal, **public_rules(g), **seat_rules(g, p)})
+    return dumps_text({"view": g.view(p).to_dict(), "legal": legal, **served_rules(g, p)})
 
 
 def timed(games: list[Game], reps: int, fn: Callable[[Game, int], Any]) -> float:
