@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ from websockets.sync.client import connect
 
 from ttr.cli import main as ttr_main
 from ttr.server import create_app, database_url
-from ttr.server.db import Database, migrate
+from ttr.server.db import Database, actions, games, migrate
 from ttr.server.security import clean_name, hash_token, new_token
 
 
@@ -177,6 +178,34 @@ def test_rss_sampler_report():
     }
     assert RssSampler(0, warmup=1).report() is None  # nothing sampled (no such process)
     assert split_games(300, 4) == [75, 75, 75, 75] and split_games(7, 3) == [3, 2, 2] and split_games(2, 5) == [1, 1]
+
+
+@pytest.mark.parametrize("every", [1, 7])
+def test_a_game_loads_from_its_last_stored_position_and_the_actions_since(settings, every):
+    """The whole position is written every `position_every` actions (and at the end); a game read from the database
+    replays the actions stored since, and is then exactly the game the server played: every seat's state equal,
+    the game going on to its end, and the position column never ahead of the actions."""
+    rng = random.Random(every)
+    with TestClient(create_app(replace(settings, position_every=every))) as c:
+        service = c.app.state.service
+        created = create(c, edition="europe", players=2, seats=[{"type": "human"}, {"type": "human"}])
+        gid = created["game_id"]
+        tokens = join_all(c, created)
+        checked = 0
+        while c.get(f"/api/games/{gid}").json()["status"] != "finished":
+            play_random(c, gid, tokens, rng, max_actions=rng.randint(1, 9))
+            with service.db.read() as conn:
+                stored = conn.execute(sa.select(games.c.action_count).where(games.c.id == gid)).scalar()
+                played = conn.execute(sa.select(sa.func.count()).select_from(actions).where(actions.c.game_id == gid)).scalar()
+            finished = c.get(f"/api/games/{gid}").json()["status"] == "finished"
+            assert stored == played if finished or every == 1 else played - every < stored <= played
+            assert stored % every == 0 or finished
+            before = [c.get(f"/api/games/{gid}/state", params={"seat": s}, headers=bearer(t)).json() for s, t in tokens.items()]
+            service.forget(gid)
+            after = [c.get(f"/api/games/{gid}/state", params={"seat": s}, headers=bearer(t)).json() for s, t in tokens.items()]
+            assert after == before
+            checked += stored != played
+    assert checked > 5 or every == 1  # positions older than the actions were loaded often
 
 
 def test_cache_keeps_the_recently_changed_games(client):

@@ -37,7 +37,10 @@ def test_wal_stays_bounded_under_sustained_play(tmp_path):
     ):
         game_ids = [create(http, edition="europe", players=4, seats=seats)["game_id"] for _ in range(GAMES)]
     largest = 0
-    with running(ServerProcess(str(db), bot_delay=0.0, log=log, extra=["--no-limits", *EXTRA])) as (server,):
+    # --position-every 1: the whole position is rewritten after every action (the default writes it every 20), the
+    # heaviest log a server can be told to write
+    extra = ["--no-limits", "--position-every", "1", *EXTRA]
+    with running(ServerProcess(str(db), bot_delay=0.0, log=log, extra=extra)) as (server,):
         stop = threading.Event()
 
         def spectate() -> None:  # readers overlapping the writers: what kept a passive checkpoint from ever finishing

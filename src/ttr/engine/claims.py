@@ -132,37 +132,62 @@ def lane_problem(g: Game, route: Route, p: int) -> str | None:
     return "own_lane" if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]) else "lane_closed"
 
 
+ProblemRow = tuple[int, str, int, tuple[int, ...], dict[str, Any]]  # route index, id, length, twin lanes, its "cards" answer
+
+
+@per_edition
+def _problem_rows(ed: Edition) -> tuple[ProblemRow, ...]:
+    """Per route, what claim_problems reads: its index, id, length, the other lanes of its double (if any) and its
+    ``cards`` answer, which depends on nothing but the route (so it is made once and shared)."""
+    return tuple(
+        (
+            r.index,
+            r.id,
+            r.length,
+            tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else (),
+            {"code": "cards", "length": r.length, "colour": COLOURS[r.colour] if r.colour >= 0 else "gray"},
+        )
+        for r in ed.routes
+    )
+
+
 def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
     """Why p cannot claim each route it cannot claim now: route id -> {"code": ..., parameters}, for a client to
     word in any language; a route left out is claimable. Codes: ``claimed`` (owner), ``own_lane``,
     ``lane_closed`` (players, all_lanes_min_players), ``trains`` (length, trains), ``cards`` (length, colour: no
     legal payment in p's hand). Whether a payment exists is read from the claims of ``claim_actions`` (cached
-    between calls), so these answers and the legal claims cannot disagree. Answers that do not depend on the
-    route (claimed by k, own lane, lane closed) are one shared dict each: treat the result as read-only."""
+    between calls), so these answers and the legal claims cannot disagree; the double-route answers follow
+    ``lane_problem`` (a test compares them route by route). Answers that do not depend on p's position (claimed by
+    k, own lane, lane closed, cards) are shared dicts: treat the result as read-only."""
     payable = {a.route for a in claim_actions(g, p)}
     owner = g.route_owner
     trains = g.trains[p]
+    all_lanes = g.n >= g.rules.all_lanes_min_players
     claimed = [{"code": "claimed", "owner": k} for k in range(g.n)]
-    lanes: dict[str, dict[str, Any]] = {
-        "own_lane": {"code": "own_lane"},
-        "lane_closed": {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players},
-    }
+    own_lane = {"code": "own_lane"}
+    closed = {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
     out: dict[str, dict[str, Any]] = {}
-    for route in g.edition.routes:
-        rid = route.id
+    for index, rid, length, twins, cards in _problem_rows(g.edition):
         if rid in payable:
             continue
-        o = owner[route.index]
+        o = owner[index]
         if o >= 0:
             out[rid] = claimed[o]
             continue
-        lane = lane_problem(g, route, p)
+        lane = None
+        for t in twins:  # lane_problem, inline: own_lane wins over lane_closed
+            ot = owner[t]
+            if ot == p:
+                lane = own_lane
+                break
+            if ot >= 0 and not all_lanes:
+                lane = closed
         if lane is not None:
-            out[rid] = lanes[lane]
-        elif trains < route.length:
-            out[rid] = {"code": "trains", "length": route.length, "trains": trains}
+            out[rid] = lane
+        elif trains < length:
+            out[rid] = {"code": "trains", "length": length, "trains": trains}
         else:
-            out[rid] = {"code": "cards", "length": route.length, "colour": COLOURS[route.colour] if route.colour >= 0 else "gray"}
+            out[rid] = cards
     return out
 
 

@@ -323,6 +323,7 @@ def create_app(settings: Settings) -> FastAPI:
         max_bot_games=settings.max_bot_games if on else 0,
         max_finished_cached=settings.cached_ended_games,
         maps=MapLibrary(settings.maps_dir),
+        position_every=settings.position_every,
     )
     accounts = Accounts(
         db, rates, time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib, session_days=settings.session_days

@@ -104,6 +104,9 @@ class Settings:
     max_header_bytes: int = 16 * 1024  # request line plus headers
     # --- SQLite
     wal_limit_bytes: int = 16 * 1024 * 1024  # past this the background checkpoint empties the write-ahead log
+    # --- storage
+    position_every: int = 20  # a game's whole position is stored every this many actions (and at its end); in between
+    # only the action is, and loading replays the few actions since the stored position (service.GameService._load)
 
     @property
     def is_postgres(self) -> bool:
@@ -174,6 +177,12 @@ KNOBS: tuple[Knob, ...] = (
     Knob("keep_alive_timeout", "--keep-alive-timeout", "seconds an idle keep-alive connection is kept"),
     Knob("max_header_bytes", "--max-header-bytes", "bytes of request line and headers"),
     Knob("wal_limit_bytes", "--wal-limit-bytes", "SQLite: write-ahead log size past which it is checkpointed and emptied"),
+    Knob(
+        "position_every",
+        "--position-every",
+        "store a game's whole position every this many actions (0 or 1: after every action); in between only the "
+        "action is written, and loading a game replays the actions since its stored position",
+    ),
 )
 
 _DEFAULTS = {f.name: f.default for f in fields(Settings)}

@@ -420,7 +420,7 @@ class _Move:
     game: Game
     events: list[Event]
     reveals: bool
-    position: str  # the new position's JSON
+    position: str | None  # the new position's JSON when it is to be stored (GameService.position_due), else None
 
 
 def _check_clock(spec: dict[str, Any] | None) -> str | None:
@@ -505,8 +505,12 @@ class GameService:
         max_games_per_client: int = 0,
         max_bot_games: int = 0,
         maps: MapLibrary | None = None,
+        position_every: int = 20,
     ) -> None:
         self.db = db
+        # the whole position (~20 KB of JSON late in a game) is written every `position_every` actions and when a
+        # game ends; the actions between are rows of their own, replayed when the game is loaded (_load)
+        self.position_every = max(1, position_every)
         self.maps = maps or MapLibrary()  # the editions a game may be created on (built in, and --maps DIR)
         # limits (0: none): rate_check(category, key) raises 429 when over (limits.RateLimits.check)
         self.rate_check = rate_check
@@ -603,12 +607,17 @@ class GameService:
             .order_by(seats.c.seat)
         ).all()
         ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
-        act_rows = conn.execute(
-            sa.select(actions.c.seat, actions.c.reveals).where(actions.c.game_id == game_id).order_by(actions.c.idx)
-        ).all()
         game = game_from_position(json.loads(row.position))
-        if len(game.history) != len(act_rows) or len(ev_rows) != row.seq:
+        stored = len(game.history)
+        act_rows = conn.execute(
+            sa.select(actions.c.seat, actions.c.reveals, sa.case((actions.c.idx >= stored, actions.c.action), else_=None))
+            .where(actions.c.game_id == game_id)
+            .order_by(actions.c.idx)
+        ).all()
+        if stored > len(act_rows) or len(ev_rows) != row.seq:
             raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
+        for a in act_rows[stored:]:  # the actions since the stored position (see position_due)
+            game.apply(Action.from_json(json.loads(a[2])), a.seat)
         return LiveGame(
             id=row.id,
             edition=row.edition,
@@ -761,8 +770,10 @@ class GameService:
         }
         note = f"{live.id} {new.seq}"
         notified = False
-        if game is not live.game:
-            row["position"] = position if position is not None else dumps_text(position_json(game))
+        if position is None and game is not live.game and self.position_due(live.game, game):
+            position = dumps_text(position_json(game))
+        if position is not None:
+            row["position"] = position
             row["action_count"] = len(game.history)
             if self.db.is_postgres:
                 row["note"] = note
@@ -777,6 +788,13 @@ class GameService:
         if not notified:
             self.db.notify(conn, note)
         return new, stored
+
+    def position_due(self, before: Game, after: Game) -> bool:
+        """Whether a change from `before` to `after` stores the whole position: when the game ends, when actions were
+        taken back (undo: the stored position must never be ahead of the stored actions), and when the number of
+        actions passes a multiple of ``position_every``; loading replays at most that many actions."""
+        n, m, every = len(before.history), len(after.history), self.position_every
+        return after.is_over or m < n or m // every != n // every
 
     def _rate(self, conn: Connection, live: LiveGame, now: datetime) -> None:
         """The rated game `live` just ended: its players' ratings change in this transaction (ratings.py)."""
@@ -1119,7 +1137,8 @@ class GameService:
             if not evs:  # e.g. declining to place a passenger: still an event, so every action has a seq
                 evs = [Event(action.type, acting, {})]
             evs[0] = with_move(g, action, evs[0])
-            return _Move(acting, after, evs, action_reveals(g, action, after), dumps_text(position_json(after)))
+            position = dumps_text(position_json(after)) if self.position_due(g, after) else None
+            return _Move(acting, after, evs, action_reveals(g, action, after), position)
 
         def write(conn: Connection, live: LiveGame, move: _Move) -> tuple[LiveGame, list[StoredEvent]]:
             idx = len(live.game.history)
