@@ -685,8 +685,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
-        new, stored = await call(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
-        hub.announce(new)
+        new, stored = await hub.change(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
         seen = authorise(new, token).seats
         return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(seen)} for e in stored]})
 
@@ -699,8 +698,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def undo(
         game_id: str, authorization: Annotated[str | None, Header()] = None, body: Annotated[UndoBody | None, Body()] = None
     ) -> Response:
-        new, _ = await call(service.undo, game_id, bearer(authorization), body.seat if body else None)
-        hub.announce(new)
+        new, _ = await hub.change(service.undo, game_id, bearer(authorization), body.seat if body else None)
         return json_response({"seq": new.seq})
 
     @app.post(
@@ -1025,8 +1023,7 @@ class Session:
             return
         if self.access.spectator:
             raise ApiError(403, "spectator", "spectators cannot act: join a seat first")
-        new, _ = await self.hub.call(self.hub.service.submit, self.game_id, self.token, msg.seat, msg.action, msg.expected_seq)
-        self.hub.announce(new)
+        await self.hub.change(self.hub.service.submit, self.game_id, self.token, msg.seat, msg.action, msg.expected_seq)
 
     async def refuse(self, exc: ApiError, close_code: int) -> None:
         """Send the error, then close with `close_code` (the client may already be gone: nothing to log then)."""

@@ -105,6 +105,28 @@ class Hub:
                 raise unavailable(exc) from None
             raise
 
+    async def change(self, fn: Callable[..., tuple[LiveGame, T]], game_id: str, *args: Any) -> tuple[LiveGame, T]:
+        """Run a change of `game_id` (service code returning the new snapshot first), render its watchers' updates in
+        the same worker thread (one hand-off to a thread per change, not two), then announce it.
+
+        The watchers are listed on the event loop before the call; one that arrives meanwhile, or has moved on to
+        another point, gets its update rendered by ``announce`` as before."""
+        watchers = [w for w in self._subs.get(game_id, {}).values() if w is not None]
+
+        def run() -> tuple[LiveGame, T]:
+            new, result = fn(game_id, *args)
+            if watchers:
+                try:
+                    for access, seat, last in {(w.access, w.seat, w.last) for w in watchers if 0 <= w.last < new.seq}:
+                        new.update_text(access, seat, last)
+                except Exception:  # the change is made: a watcher renders its own update on the event loop
+                    log.exception("rendering the updates of game %s failed", game_id)
+            return new, result
+
+        new, result = await self.call(run)
+        self.announce(new)
+        return new, result
+
     # ------------------------------------------------------------------ watchers
     def subscribe(self, game_id: str, watcher: Watcher | None = None) -> asyncio.Event:
         """Be woken (the Event is set) after every change to the game. A `watcher` (a WebSocket session) gets its
@@ -253,7 +275,7 @@ class Hub:
                 self._bots_again.discard(game_id)
                 outcome, live = await self._bot_turn(game_id)
                 if outcome == "moved":
-                    self.announce(live)  # schedules this game again if a bot is to move
+                    pass  # announced by Hub.change, which schedules this game again if a bot is to move
                 elif outcome == "stale" and live.seq != tried_seq:
                     tried_seq = live.seq  # the game moved under us (an undo, another process): look again
                     self._bots_again.add(game_id)
@@ -306,7 +328,7 @@ class Hub:
         if wait > 0:
             await asyncio.sleep(wait)  # the bot thought meanwhile: it answers after the delay, not delay + thinking
         try:
-            new, _ = await self.call(self.service.submit, game_id, Access(frozenset({seat})), seat, move["action"], live.seq)
+            new, _ = await self.change(self.service.submit, game_id, Access(frozenset({seat})), seat, move["action"], live.seq)
         except ApiError as exc:
             if exc.code == "state_changed":
                 return "stale", await self.call(self.service.get, game_id)
