@@ -59,12 +59,12 @@ def main() -> None:
     rows: list[tuple[str, Callable[[Game, int], Any]]] = [
         ("view.to_dict", lambda g, p: g.view(p).to_dict()),
         ("legal actions (JSON)", lambda g, p: [a.to_json() for a in g.legal_actions(p)] if p in g.to_act() else []),
-        ("claim_problems", lambda g, p: g.claim_problems(p)),
+        ("claim_problem_codes (served)", lambda g, p: g.claim_problem_codes(p)),
         ("ticket_report", lambda g, p: g.ticket_report(p)),
         ("public_rules", lambda g, p: public_rules(g)),
         ("whole state + JSON", served),
         ("clone (cold baseline)", lambda g, p: g.clone()),
-        ("clone + claim_problems", lambda g, p: g.clone().claim_problems(p)),
+        ("clone + claim_problem_codes", lambda g, p: g.clone().claim_problem_codes(p)),
         ("clone + whole state + JSON", lambda g, p: served(g.clone(), p)),
     ]
     size = sum(len(served(g, p)) for g in games for p in range(g.n)) / sum(g.n for g in games)

@@ -231,11 +231,13 @@ def test_refused_actions_are_explained(server: Server, new_page: Any) -> None:
     assert page.locator("#claim-sheet").count() == 0
     # The reason is the one the server sent (claim_problems), worded: the client does not work it out itself.
     rid = unpaid[1]["id"]
-    assert st["claim_problems"][rid]["code"] in {"cards", "lane_closed"}
-    page.evaluate("rid => { window.ttrGame.state.claim_problems[rid] = { code: 'trains', length: 9, trains: 1 }; }", rid)
+    assert st["claim_problems"][rid] in {"cards", "lane_closed"}
+    page.evaluate("rid => { window.ttrGame.state.claim_problems[rid] = 'trains'; }", rid)
     page.locator(f"g.route[data-route='{rid}'] .space").first.click()
+    # worded with the route's length (the map) and the seat's trains (the view)
+    sentence = f"needs {unpaid[1]['length']} trains; you have {st['view']['public'][st['seat']]['trains']}"
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.toast-info')].some((e) => e.innerText.includes('needs 9 trains; you have 1'))"
+        "s => [...document.querySelectorAll('.toast-info')].some((e) => e.innerText.includes(s))", arg=sentence
     )
     # The log shows each move in the notation, as the server sent it.
     page.wait_for_function(

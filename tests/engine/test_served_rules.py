@@ -56,6 +56,7 @@ def test_claim_problems_of_every_seat_match_the_rule_read_route_by_route(edition
             problems = game.claim_problems(p)
             expected = {r.id: reference_problem(game, r, p) for r in game.edition.routes}
             assert {rid: why["code"] for rid, why in problems.items()} == {k: v for k, v in expected.items() if v}
+            assert game.claim_problem_codes(p) == {k: v for k, v in expected.items() if v}  # what the server sends
         game.step(rng.choice(game.legal_actions()))
 
 

@@ -132,62 +132,69 @@ def lane_problem(g: Game, route: Route, p: int) -> str | None:
     return "own_lane" if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]) else "lane_closed"
 
 
-ProblemRow = tuple[int, str, int, tuple[int, ...], dict[str, Any]]  # route index, id, length, twin lanes, its "cards" answer
+ProblemRow = tuple[int, str, int, int, tuple[int, ...]]  # route index, id, length, colour, the other lanes of its double
 
 
 @per_edition
 def _problem_rows(ed: Edition) -> tuple[ProblemRow, ...]:
-    """Per route, what claim_problems reads: its index, id, length, the other lanes of its double (if any) and its
-    ``cards`` answer, which depends on nothing but the route (so it is made once and shared)."""
+    """Per route, what claim_problem_codes reads: its index, id, length, colour and the other lanes of its double."""
     return tuple(
-        (
-            r.index,
-            r.id,
-            r.length,
-            tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else (),
-            {"code": "cards", "length": r.length, "colour": COLOURS[r.colour] if r.colour >= 0 else "gray"},
-        )
+        (r.index, r.id, r.length, r.colour, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ())
         for r in ed.routes
     )
 
 
-def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
-    """Why p cannot claim each route it cannot claim now: route id -> {"code": ..., parameters}, for a client to
-    word in any language; a route left out is claimable. Codes: ``claimed`` (owner), ``own_lane``,
-    ``lane_closed`` (players, all_lanes_min_players), ``trains`` (length, trains), ``cards`` (length, colour: no
-    legal payment in p's hand). Whether a payment exists is read from the claims of ``claim_actions`` (cached
+def claim_problem_codes(g: Game, p: int) -> dict[str, str]:
+    """Why p cannot claim each route it cannot claim now, as a code: route id -> ``claimed``, ``own_lane``,
+    ``lane_closed``, ``trains`` (fewer trains than its length) or ``cards`` (no legal payment in p's hand); a
+    route left out is claimable. Whether a payment exists is read from the claims of ``claim_actions`` (cached
     between calls), so these answers and the legal claims cannot disagree; the double-route answers follow
-    ``lane_problem`` (a test compares them route by route). Answers that do not depend on p's position (claimed by
-    k, own lane, lane closed, cards) are shared dicts: treat the result as read-only."""
+    ``lane_problem`` (a test compares them route by route). What the server sends (the parameters of each answer
+    are facts of the map and the view: see claim_problems)."""
     payable = {a.route for a in claim_actions(g, p)}
     owner = g.route_owner
     trains = g.trains[p]
     all_lanes = g.n >= g.rules.all_lanes_min_players
-    claimed = [{"code": "claimed", "owner": k} for k in range(g.n)]
-    own_lane = {"code": "own_lane"}
-    closed = {"code": "lane_closed", "players": g.n, "all_lanes_min_players": g.rules.all_lanes_min_players}
-    out: dict[str, dict[str, Any]] = {}
-    for index, rid, length, twins, cards in _problem_rows(g.edition):
+    out: dict[str, str] = {}
+    for index, rid, length, _, twins in _problem_rows(g.edition):
         if rid in payable:
             continue
-        o = owner[index]
-        if o >= 0:
-            out[rid] = claimed[o]
+        if owner[index] >= 0:
+            out[rid] = "claimed"
             continue
         lane = None
         for t in twins:  # lane_problem, inline: own_lane wins over lane_closed
             ot = owner[t]
             if ot == p:
-                lane = own_lane
+                lane = "own_lane"
                 break
             if ot >= 0 and not all_lanes:
-                lane = closed
-        if lane is not None:
-            out[rid] = lane
-        elif trains < length:
-            out[rid] = {"code": "trains", "length": length, "trains": trains}
-        else:
-            out[rid] = cards
+                lane = "lane_closed"
+        out[rid] = lane if lane is not None else "trains" if trains < length else "cards"
+    return out
+
+
+def claim_problems(g: Game, p: int) -> dict[str, dict[str, Any]]:
+    """claim_problem_codes with each answer's parameters, for a reader without the map and the view at hand:
+    route id -> {"code": ..., parameters}: ``claimed`` (owner), ``own_lane``, ``lane_closed`` (players,
+    all_lanes_min_players), ``trains`` (length, trains), ``cards`` (length, colour)."""
+    codes = claim_problem_codes(g, p)
+    rules = g.rules
+    out: dict[str, dict[str, Any]] = {}
+    for index, rid, length, colour, _ in _problem_rows(g.edition):
+        code = codes.get(rid)
+        if code is None:
+            continue
+        why: dict[str, Any] = {"code": code}
+        if code == "claimed":
+            why["owner"] = g.route_owner[index]
+        elif code == "lane_closed":
+            why.update(players=g.n, all_lanes_min_players=rules.all_lanes_min_players)
+        elif code == "trains":
+            why.update(length=length, trains=g.trains[p])
+        elif code == "cards":
+            why.update(length=length, colour=COLOURS[colour] if colour >= 0 else "gray")
+        out[rid] = why
     return out
 
 

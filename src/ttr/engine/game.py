@@ -393,6 +393,10 @@ class Game:
         """Why player p cannot claim `route` now, ignoring cards (None: p may, given the cards)."""
         return claims.route_claim_problem(self, route, p)
 
+    def claim_problem_codes(self, p: int) -> dict[str, str]:
+        """Every route p cannot claim now, with why as a code (route id -> code); see claims.claim_problem_codes."""
+        return claims.claim_problem_codes(self, p)
+
     def claim_problems(self, p: int) -> dict[str, dict[str, Any]]:
         """Every route p cannot claim now, with why: route id -> {"code", parameters...}; see claims.claim_problems.
         A route absent from the answer is claimable by p with some legal payment (in p's turn)."""

@@ -101,7 +101,7 @@ def public_rules(game: Game) -> dict[str, Any]:
 def seat_rules(game: Game, seat: int | None) -> dict[str, Any]:
     """The rule answers for one seat: why each route cannot be claimed now and how its tickets stand."""
     return {
-        "claim_problems": game.claim_problems(seat) if seat is not None else {},
+        "claim_problems": game.claim_problem_codes(seat) if seat is not None else {},
         "ticket_report": game.ticket_report(seat) if seat is not None else [],
     }
 

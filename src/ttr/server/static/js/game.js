@@ -990,17 +990,18 @@ export class GameClient {
     this.explain(this.whyNotClaim(route), route);
   }
 
-  /** Why a route cannot be claimed now, in words: the engine's reason (`claim_problems` in the state), worded here. */
+  /** Why a route cannot be claimed now, in words: the engine's reason (`claim_problems` in the state: a code per
+   *  route), worded here with the facts it names, read from the map and the view. */
   whyNotClaim(route) {
     const name = routeName(this.map, route.id);
-    const why = (this.state.claim_problems || {})[route.id];
-    if (!why) return t("why.cards", { route: name, count: route.length, colour: t(`colour.${route.color || "gray"}`) });
-    switch (why.code) {
-      case "claimed": return t("why.claimed", { route: name, player: seatName(this.summary, why.owner) });
+    const code = (this.state.claim_problems || {})[route.id];
+    const v = this.view;
+    switch (code) {
+      case "claimed": return t("why.claimed", { route: name, player: seatName(this.summary, v.routes[route.id]) });
       case "own_lane": return t("why.own_lane", { route: name });
-      case "lane_closed": return t("why.lane_closed", { route: name, count: why.players });
-      case "trains": return t("why.trains", { route: name, count: why.length, trains: why.trains });
-      default: return t("why.cards", { route: name, count: route.length, colour: t(`colour.${why.colour || route.color || "gray"}`) });
+      case "lane_closed": return t("why.lane_closed", { route: name, count: v.players });
+      case "trains": return t("why.trains", { route: name, count: route.length, trains: v.public[this.state.seat].trains });
+      default: return t("why.cards", { route: name, count: route.length, colour: t(`colour.${route.color || "gray"}`) });
     }
   }
 
