@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards import CARD_INDEX, CARD_NAMES, COLOURS, NCARDS, NO_CARD
@@ -449,7 +450,9 @@ def _copier() -> Callable[[Game, Game], None]:
         lines.append(f"    dst.{f.name} = {_COPY_EXPR[f.copy].format(f.name)}")
         if f.copy == RNG:
             lines.append(f"    dst.{f.name}.setstate(src.{f.name}.getstate())")
-    namespace: dict[str, Any] = {"_new_rng": random.Random}
+    # a blank generator that setstate fills: Random() would first seed itself from os.urandom (about half the cost
+    # of a whole clone, measured with timeit: 33 -> 12 us for the generator's copy)
+    namespace: dict[str, Any] = {"_new_rng": partial(random.Random.__new__, random.Random)}
     exec("\n".join(lines), namespace)  # the source is built above from the constant table only
     fn: Callable[[Game, Game], None] = namespace["copy_state"]
     fn.__doc__ = "Copy every field of `src` into the blank `dst` (``Game.clone``), as ``FIELDS`` says."
