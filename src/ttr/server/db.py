@@ -186,22 +186,27 @@ INSERT_EVENT = sa.text(
 INSERT_ACTION = sa.text(
     "INSERT INTO actions (game_id, idx, seat, action, reveals, at) VALUES (:game_id, :idx, :seat, :action, :reveals, :at)"
 ).bindparams(sa.bindparam("at", type_=TZ), sa.bindparam("reveals", type_=sa.Boolean))
-UPDATE_GAME = sa.text(
-    "UPDATE games SET seq = :seq, status = :status, updated_at = :now, to_move = :to_move, bot_to_move = :bot_to_move, "
-    "bot_lease_owner = NULL, bot_lease_until = NULL WHERE id = :gid"
-).bindparams(sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean))
 _SET_GAME = (
     "UPDATE games SET seq = :seq, status = :status, updated_at = :now, to_move = :to_move, bot_to_move = :bot_to_move, "
-    "bot_lease_owner = NULL, bot_lease_until = NULL, position = :position, action_count = :action_count WHERE id = :gid"
+    "bot_lease_owner = NULL, bot_lease_until = NULL{} WHERE id = :gid"
 )
-# a change that moved the game: the row and the new position in one statement; on PostgreSQL the notification
-# to the other processes rides on it too (one round trip less per action)
-UPDATE_GAME_POSITION = {
-    False: sa.text(_SET_GAME).bindparams(sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean)),
-    True: sa.text(_SET_GAME + " RETURNING pg_notify('ttr_games', :note)").bindparams(
-        sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean)
-    ),
-}
+_SET_POSITION = ", position = :position, action_count = :action_count"
+
+
+def _update_game(sql: str) -> dict[bool, sa.TextClause]:
+    """The statement for SQLite (False) and PostgreSQL (True), where the notification to the other processes rides on
+    it (one round trip less per change)."""
+    return {
+        pg: sa.text(sql + (" RETURNING pg_notify('ttr_games', :note)" if pg else "")).bindparams(
+            sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean)
+        )
+        for pg in (False, True)
+    }
+
+
+# the game row after a change; with the new whole position when one is stored (GameService.position_due)
+UPDATE_GAME = _update_game(_SET_GAME.format(""))
+UPDATE_GAME_POSITION = _update_game(_SET_GAME.format(_SET_POSITION))
 UPDATE_FINISHED = sa.text("UPDATE games SET finished_at = :now WHERE id = :gid").bindparams(sa.bindparam("now", type_=TZ))
 NOTIFY = sa.text("SELECT pg_notify('ttr_games', :p)")
 DEFAULT_WAL_LIMIT = 16 * 1024 * 1024  # SQLite: past this the background checkpoint empties the write-ahead log

@@ -768,25 +768,18 @@ class GameService:
             "to_move": None if game.is_over else game.current,
             "bot_to_move": new.bot_to_move,
         }
-        note = f"{live.id} {new.seq}"
-        notified = False
+        if self.db.is_postgres:
+            row["note"] = f"{live.id} {new.seq}"
         if position is None and game is not live.game and self.position_due(live.game, game):
             position = dumps_text(position_json(game))
         if position is not None:
             row["position"] = position
             row["action_count"] = len(game.history)
-            if self.db.is_postgres:
-                row["note"] = note
-                notified = True
-            conn.execute(UPDATE_GAME_POSITION[self.db.is_postgres], row)
-        else:
-            conn.execute(UPDATE_GAME, row)
+        conn.execute((UPDATE_GAME if position is None else UPDATE_GAME_POSITION)[self.db.is_postgres], row)
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
             if new.rated:
                 self._rate(conn, new, now)
-        if not notified:
-            self.db.notify(conn, note)
         return new, stored
 
     def position_due(self, before: Game, after: Game) -> bool:
