@@ -157,6 +157,13 @@ class ObservationLayout:
         self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
         # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
         self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
+        # the cities at the ends of each route, and each ticket's ends: (city, city), or (nodes, nodes) where an
+        # end has several nodes (a country)
+        self.route_ends = [(x.a, x.b) for x in ed.routes]
+        self.ticket_ends: list[tuple[int, int] | tuple[tuple[int, ...], tuple[int, ...]]] = [
+            (t.a_nodes[0], t.b_nodes[0]) if len(t.a_nodes) == 1 and len(t.b_nodes) == 1 else (t.a_nodes, t.b_nodes)
+            for t in ed.tickets
+        ]
         # seat_order[me][n] = the players of an n-player game in relative seat order seen by `me`
         self.seat_order = [[[(me + r) % n for r in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
@@ -169,17 +176,20 @@ class ObservationEncoder:
         self.me = me
         self.buf = np.zeros(layout.size, dtype=np.float32)
         self._last: dict[str, Any] = {}
-        self._parent = list(range(layout.ncities))  # union-find over my own routes
-        self._mine: set[int] = set()
-        self._done: set[int] = set()  # tickets my own routes connect
-        self._net_version = 0  # bumped whenever the network changes
+        self.reset()
 
     def reset(self) -> None:
         self.buf[:] = 0
         self._last.clear()
-        self._parent = list(range(self.layout.ncities))
-        self._mine.clear()
-        self._done.clear()
+        nc = self.layout.ncities
+        # my own routes' network as components: a label per city and the cities of each label
+        self._comp = list(range(nc))
+        self._members: list[list[int]] = [[c] for c in range(nc)]
+        self._mine: set[int] = set()
+        self._merged = False  # components joined since the tickets' connected flags were last checked
+        self._recheck = False  # the network was rebuilt: a connected ticket may no longer be
+        self._held: list[int] = []  # my tickets as the "tickets" block shows them
+        self._tstat = [0] * self.layout.ntickets  # per ticket as written: 0 not held, 1 held, 2 connected
 
     def encode(self, view: PlayerView | SeatView) -> np.ndarray:
         """A new float32 array for this view: a ``PlayerView``, or a ``SeatView`` (the game read live, which
@@ -257,9 +267,7 @@ class ObservationEncoder:
         if owners != last.get("routes"):
             self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        if self._net_version != last.get("net") or tickets != last.get("mine"):  # connectivity: my claims, tickets
-            last["net"] = self._net_version
-            last["mine"] = tickets[:]
+        if self._merged or tickets != self._held:  # connectivity: my claims, my tickets
             self._ticket_rows(tickets)
         offered = view.offered
         if offered != last.get("offered"):
@@ -345,57 +353,66 @@ class ObservationEncoder:
         return changed
 
     def _ticket_rows(self, tickets: list[int]) -> None:
-        """(held, connected) per ticket; a connected ticket stays connected while my network only grows."""
-        done = self._done
-        find = self._find
-        ed = self.layout.edition
-        status: dict[int, int] = {}
-        for t in tickets:
-            if t not in done:
-                ticket = ed.tickets[t]
-                ends = {find(c) for c in ticket.b_nodes}
-                if any(find(c) in ends for c in ticket.a_nodes):
-                    done.add(t)
-            status[t] = 2 if t in done else 1
-        prev: dict[int, int] = self._last.get("ticket_status", {})
-        if status == prev:
-            return
-        self._last["ticket_status"] = status
+        """The (held, connected) rows of the tickets whose status changed: newly held tickets, and held
+        ones my network has connected since the last check (a connected ticket stays connected while my
+        network only grows; a rebuilt network rechecks them all)."""
+        stat = self._tstat
         buf = self.buf
         start = self.layout.blocks["tickets"].start
-        for t in prev.keys() - status.keys():
-            buf[start + 2 * t : start + 2 * t + 2] = 0.0
-        for t, st in status.items():
-            if prev.get(t) != st:
+        if tickets != self._held:
+            if self._held:
+                now = set(tickets)
+                for t in self._held:
+                    if t not in now:  # no longer held (the engine never takes a kept ticket back)
+                        stat[t] = 0
+                        buf[start + 2 * t : start + 2 * t + 2] = 0.0
+            self._held = tickets[:]
+        recheck = self._recheck
+        comp = self._comp
+        ends = self.layout.ticket_ends
+        for t in tickets:
+            st = stat[t]
+            if st == 2 and not recheck:
+                continue
+            a, b = ends[t]
+            if type(a) is int:
+                new = 2 if comp[a] == comp[b] else 1  # type: ignore[index]
+            else:
+                labels = {comp[c] for c in b}  # type: ignore[union-attr]
+                new = 2 if any(comp[c] in labels for c in a) else 1
+            if new != st:
+                stat[t] = new
                 buf[start + 2 * t] = 1.0
-                buf[start + 2 * t + 1] = 1.0 if st == 2 else 0.0
+                buf[start + 2 * t + 1] = 1.0 if new == 2 else 0.0
+        self._merged = self._recheck = False
 
     def _network(self, owners: list[int], changed: list[int] | None) -> None:
-        """Keep the union-find of my own routes up to date (routes are only ever added during a game)."""
+        """Keep the components of my own routes up to date (routes are only ever added during a game;
+        anything else rebuilds them). Joining two components relabels the smaller one."""
         me = self.me
         mine = self._mine
+        comp = self._comp
+        members = self._members
         if changed is None or any(i in mine and owners[i] != me for i in changed):
-            self._parent = list(range(self.layout.ncities))
+            comp[:] = range(len(comp))
+            members[:] = [[c] for c in range(len(comp))]
             mine.clear()
-            self._done.clear()
-            self._net_version += 1
+            self._merged = self._recheck = True
             changed = [i for i, o in enumerate(owners) if o == me]
-        routes = self.layout.edition.routes
-        find = self._find
+        route_ends = self.layout.route_ends
         for i in changed:
             if owners[i] == me and i not in mine:
                 mine.add(i)
-                self._net_version += 1
-                ra, rb = find(routes[i].a), find(routes[i].b)
-                if ra != rb:
-                    self._parent[ra] = rb
-
-    def _find(self, x: int) -> int:
-        parent = self._parent
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+                a, b = route_ends[i]
+                la, lb = comp[a], comp[b]
+                if la != lb:
+                    big, small = (members[la], members[lb]) if len(members[la]) >= len(members[lb]) else (members[lb], members[la])
+                    label = comp[big[0]]
+                    for c in small:
+                        comp[c] = label
+                    big += small
+                    small.clear()
+                    self._merged = True
 
 
 def _true_positions(flags: list[bool]) -> list[int]:
