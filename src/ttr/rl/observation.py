@@ -146,6 +146,7 @@ class ObservationLayout:
                 "per city: merchandise token values left, top of the stack first (0 = none)",
             )
         self.size = pos
+        self.widest = max(b.size for b in self.blocks.values())
         self.high = np.concatenate(highs)
         self.low = np.zeros(self.size, dtype=np.float32)
         # constant pieces of the per-step counters
@@ -164,6 +165,10 @@ class ObservationLayout:
             (t.a_nodes[0], t.b_nodes[0]) if len(t.a_nodes) == 1 and len(t.b_nodes) == 1 else (t.a_nodes, t.b_nodes)
             for t in ed.tickets
         ]
+        self.city_tickets: list[list[int]] = [[] for _ in range(nc)]  # the tickets with an end at each node
+        for i, t in enumerate(ed.tickets):
+            for c in {*t.a_nodes, *t.b_nodes}:
+                self.city_tickets[c].append(i)
         # seat_order[me][n] = the players of an n-player game in relative seat order seen by `me`
         self.seat_order = [[[(me + r) % n for r in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
@@ -175,6 +180,9 @@ class ObservationEncoder:
         self.layout = layout
         self.me = me
         self.buf = np.zeros(layout.size, dtype=np.float32)
+        # item and slice writes through a memoryview of the buffer cost about half of numpy's indexing
+        self._mv = memoryview(self.buf)
+        self._zeros = memoryview(np.zeros(layout.widest, dtype=np.float32))
         self._last: dict[str, Any] = {}
         self.reset()
 
@@ -186,7 +194,7 @@ class ObservationEncoder:
         self._comp = list(range(nc))
         self._members: list[list[int]] = [[c] for c in range(nc)]
         self._mine: set[int] = set()
-        self._merged = False  # components joined since the tickets' connected flags were last checked
+        self._touched: set[int] = set()  # cities relabeled by a merge since the tickets were last checked
         self._recheck = False  # the network was rebuilt: a connected ticket may no longer be
         self._held: list[int] = []  # my tickets as the "tickets" block shows them
         self._tstat = [0] * self.layout.ntickets  # per ticket as written: 0 not held, 1 held, 2 connected
@@ -257,17 +265,32 @@ class ObservationEncoder:
                 nk = len(lay.kinds)
                 start = blocks["market"].start
                 pos = lay.kind_pos
+                mv = self._mv
+                zeros = self._zeros[:nk]
                 for slot, c in enumerate(market):
                     if c != prev[slot]:
                         row = start + slot * nk
-                        buf[row : row + nk] = 0.0
+                        mv[row : row + nk] = zeros
                         if c >= 0:
-                            buf[row + pos[c]] = 1.0
+                            mv[row + pos[c]] = 1.0
         owners = view.route_owner
-        if owners != last.get("routes"):
-            self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
+        prev = last.get("routes")
+        if owners != prev:
+            claimed = view.last_claimed
+            if prev is not None and len(prev) == len(owners) and claimed >= 0 and prev[claimed] != owners[claimed]:
+                # usually the route just claimed is the only change: check that by comparing the lists again
+                was = prev[claimed]
+                prev[claimed] = owners[claimed]
+                if prev == owners:
+                    self._route_row(claimed, owners[claimed], s, lay.seat_of[me][n])
+                    self._network(owners, [claimed])
+                    prev = owners
+                else:
+                    prev[claimed] = was
+            if prev is not owners:
+                self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        if self._merged or tickets != self._held:  # connectivity: my claims, my tickets
+        if self._touched or self._recheck or tickets != self._held:  # connectivity: my claims, my tickets
             self._ticket_rows(tickets)
         offered = view.offered
         if offered != last.get("offered"):
@@ -315,15 +338,24 @@ class ObservationEncoder:
                 here = lay.ncities
                 self._one_hot_rows("my_passengers", [c if c >= 0 else here - 1 - c for c in passengers[me]], here + 2, None)
             merch = view.merch
-            if merch != last.get("merch"):
-                last["merch"] = [m[:] for m in merch]
-                b = blocks["merchandise"]
-                row = [0.0] * b.size
+            prev = last.get("merch")
+            if merch != prev:
+                if prev is None or len(prev) != len(merch):
+                    prev = last["merch"] = [None] * len(merch)
+                    cities: Any = range(len(merch))
+                else:  # a passenger's trip takes the tokens of a few cities
+                    cities = _true_positions(list(map(ne, merch, prev)))
+                start = blocks["merchandise"].start
                 depth = lay.merch_depth
-                for c, stack in enumerate(merch):
+                mv = self._mv
+                zeros = self._zeros[:depth]
+                for c in cities:
+                    stack = merch[c]
+                    prev[c] = stack[:]
+                    row = start + c * depth
+                    mv[row : row + depth] = zeros
                     for i, v in enumerate(reversed(stack)):  # the engine keeps the top at the end
-                        row[c * depth + i] = v
-                buf[b.start : b.stop] = row
+                        mv[row + i] = v
         return buf.copy()
 
     def _one_hot_rows(self, name: str, values: list[int], width: int, column: list[int] | None) -> list[int] | None:
@@ -344,51 +376,65 @@ class ObservationEncoder:
             changed = None
         else:
             rows = changed = _true_positions(list(map(ne, values, prev)))
+        mv = self._mv
+        zeros = self._zeros[:width]
         for i in rows:
             row = start + i * width
-            buf[row : row + width] = 0.0
+            mv[row : row + width] = zeros
             v = values[i]
             if v >= 0:
-                buf[row + (v if column is None else column[v])] = 1.0
+                mv[row + (v if column is None else column[v])] = 1.0
         return changed
 
+    def _route_row(self, i: int, owner: int, width: int, column: list[int]) -> None:
+        """Route i's row of the "routes" block for its new owner (the stored copy is already up to date)."""
+        row = self.layout.blocks["routes"].start + i * width
+        mv = self._mv
+        mv[row : row + width] = self._zeros[:width]
+        if owner >= 0:
+            mv[row + column[owner]] = 1.0
+
     def _ticket_rows(self, tickets: list[int]) -> None:
-        """The (held, connected) rows of the tickets whose status changed: newly held tickets, and held
-        ones my network has connected since the last check (a connected ticket stays connected while my
-        network only grows; a rebuilt network rechecks them all)."""
+        """The (held, connected) rows of the tickets whose status changed: newly held tickets, and held ones
+        that a city relabeled by a merge of my network's components may have connected (a connected ticket
+        stays connected while my network only grows; a rebuilt network rechecks them all)."""
         stat = self._tstat
-        buf = self.buf
+        mv = self._mv
         start = self.layout.blocks["tickets"].start
+        check: Any = ()
         if tickets != self._held:
-            if self._held:
-                now = set(tickets)
-                for t in self._held:
-                    if t not in now:  # no longer held (the engine never takes a kept ticket back)
-                        stat[t] = 0
-                        buf[start + 2 * t : start + 2 * t + 2] = 0.0
+            old = set(self._held)
+            now = set(tickets)
+            for t in old - now:  # no longer held (the engine never takes a kept ticket back)
+                stat[t] = 0
+                mv[start + 2 * t : start + 2 * t + 2] = self._zeros[:2]
+            check = now - old
             self._held = tickets[:]
-        recheck = self._recheck
+        if self._recheck:
+            check = tickets
+        elif self._touched:
+            city_tickets = self.layout.city_tickets
+            check = {*check, *(t for c in self._touched for t in city_tickets[c] if stat[t] == 1)}
         comp = self._comp
         ends = self.layout.ticket_ends
-        for t in tickets:
-            st = stat[t]
-            if st == 2 and not recheck:
-                continue
+        for t in check:
             a, b = ends[t]
             if type(a) is int:
                 new = 2 if comp[a] == comp[b] else 1  # type: ignore[index]
             else:
                 labels = {comp[c] for c in b}  # type: ignore[union-attr]
                 new = 2 if any(comp[c] in labels for c in a) else 1
-            if new != st:
+            if new != stat[t]:
                 stat[t] = new
-                buf[start + 2 * t] = 1.0
-                buf[start + 2 * t + 1] = 1.0 if new == 2 else 0.0
-        self._merged = self._recheck = False
+                mv[start + 2 * t] = 1.0
+                mv[start + 2 * t + 1] = 1.0 if new == 2 else 0.0
+        self._touched.clear()
+        self._recheck = False
 
     def _network(self, owners: list[int], changed: list[int] | None) -> None:
         """Keep the components of my own routes up to date (routes are only ever added during a game;
-        anything else rebuilds them). Joining two components relabels the smaller one."""
+        anything else rebuilds them). Joining two components relabels the smaller one, whose cities are
+        noted for the tickets' check."""
         me = self.me
         mine = self._mine
         comp = self._comp
@@ -397,9 +443,10 @@ class ObservationEncoder:
             comp[:] = range(len(comp))
             members[:] = [[c] for c in range(len(comp))]
             mine.clear()
-            self._merged = self._recheck = True
+            self._recheck = True
             changed = [i for i, o in enumerate(owners) if o == me]
         route_ends = self.layout.route_ends
+        touched = self._touched
         for i in changed:
             if owners[i] == me and i not in mine:
                 mine.add(i)
@@ -410,9 +457,9 @@ class ObservationEncoder:
                     label = comp[big[0]]
                     for c in small:
                         comp[c] = label
+                    touched.update(small)
                     big += small
                     small.clear()
-                    self._merged = True
 
 
 def _true_positions(flags: list[bool]) -> list[int]:
