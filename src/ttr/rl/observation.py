@@ -199,10 +199,11 @@ class ObservationEncoder:
         self._held: list[int] = []  # my tickets as the "tickets" block shows them
         self._tstat = [0] * self.layout.ntickets  # per ticket as written: 0 not held, 1 held, 2 connected
 
-    def encode(self, view: PlayerView | SeatView) -> np.ndarray:
+    def encode(self, view: PlayerView | SeatView, scale: np.ndarray | None = None) -> np.ndarray:
         """A new float32 array for this view: a ``PlayerView``, or a ``SeatView`` (the game read live, which
-        the environments use: no copy of the position per step). The encoder's buffer is reused internally;
-        whatever it keeps between calls it copies, so live lists are fine."""
+        the environments use: no copy of the position per step), multiplied by `scale` if given. The
+        encoder's buffer is reused internally, never returned; whatever it keeps between calls it copies,
+        so live lists are fine."""
         lay = self.layout
         ed = lay.edition
         buf = self.buf
@@ -356,7 +357,7 @@ class ObservationEncoder:
                     mv[row : row + depth] = zeros
                     for i, v in enumerate(reversed(stack)):  # the engine keeps the top at the end
                         mv[row + i] = v
-        return buf.copy()
+        return buf.copy() if scale is None else buf * scale
 
     def _one_hot_rows(self, name: str, values: list[int], width: int, column: list[int] | None) -> list[int] | None:
         """Block `name` holds one row of `width` per item: a 1 in column ``column[value]`` (or ``value``

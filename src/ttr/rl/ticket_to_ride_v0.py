@@ -163,9 +163,9 @@ class TicketToRideAEC(Rendering, AECEnv):
         assert game is not None, "call reset() first"
         p = self._seat[agent]
         view = self._seats[p]
-        obs = self._encoders[p].encode(view)
         if self._flat:
-            return obs * self._scale
+            return self._encoders[p].encode(view, self._scale)
+        obs = self._encoders[p].encode(view)
         if p == game.current and game.phase != Phase.OVER:
             if self._table is None:
                 self._table = legal_table(self.codec, game, view)
@@ -184,7 +184,10 @@ class TicketToRideAEC(Rendering, AECEnv):
         table = self._table
         if table is None:  # stepped without observing first
             table = self._table = legal_table(self.codec, game, self._seats[game.current])
-        chosen = pick(self.codec, table, action, game, agent)
+        kind = type(action)
+        chosen = table.get(action) if kind is int or kind is np.int64 else None  # the usual case, without pick()'s checks
+        if chosen is None:
+            chosen = pick(self.codec, table, action, game, agent)
         if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
             events = game.apply(chosen)
             for sp in self.listeners:
@@ -205,8 +208,10 @@ class TicketToRideAEC(Rendering, AECEnv):
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.current]
-        self._mask_info()
-        self._render_human()
+        if self._flat:
+            self._mask_info()
+        if self.render_mode == "human":
+            self._render_human()
 
     def close(self) -> None:
         if self._window is not None:
