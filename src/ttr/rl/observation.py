@@ -173,6 +173,41 @@ class ObservationLayout:
         self.seat_order = [[[(me + r) % n for r in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
 
 
+class RouteLog:
+    """The route owner changes of one game, found once for the encoders of all its seats.
+
+    Every seat's encoder would otherwise diff the route owners against its own copy, and between two
+    observations of a seat several claims usually happened. An environment that observes the game after
+    every step gives its encoders one log (``encoder.route_log``): the first encoder to look after a step
+    finds what changed (usually the route just claimed, checked by comparing the lists), and each encoder
+    rewrites the rows changed since it last read the log. An encoder uses the log only while its view's
+    route owners are this very list (``owners``), and falls back to its own diff otherwise."""
+
+    __slots__ = ("changes", "copy", "owners")
+
+    def __init__(self, owners: list[int]) -> None:
+        self.owners = owners  # the game's live list
+        self.copy = owners[:]  # as of the last sync
+        self.changes: list[int] = []  # route indices, in order of change (an encoder's first look reads every row)
+
+    def sync(self, claimed: int) -> None:
+        owners = self.owners
+        copy = self.copy
+        if owners == copy:
+            return
+        if 0 <= claimed < len(copy) and copy[claimed] != owners[claimed]:
+            was = copy[claimed]
+            copy[claimed] = owners[claimed]
+            if copy == owners:
+                self.changes.append(claimed)
+                return
+            copy[claimed] = was
+        found = _true_positions(list(map(ne, owners, copy)))
+        for i in found:
+            copy[i] = owners[i]
+        self.changes += found
+
+
 class ObservationEncoder:
     """Encodes the views of one player (one relative frame). Keep one per seat and reuse it."""
 
@@ -184,6 +219,8 @@ class ObservationEncoder:
         self._mv = memoryview(self.buf)
         self._zeros = memoryview(np.zeros(layout.widest, dtype=np.float32))
         self._last: dict[str, Any] = {}
+        # set by an environment that observes every seat of one game: the claims found once for all seats
+        self.route_log: RouteLog | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -198,6 +235,7 @@ class ObservationEncoder:
         self._recheck = False  # the network was rebuilt: a connected ticket may no longer be
         self._held: list[int] = []  # my tickets as the "tickets" block shows them
         self._tstat = [0] * self.layout.ntickets  # per ticket as written: 0 not held, 1 held, 2 connected
+        self._log_pos = -1  # how much of route_log the "routes" block shows (-1: none yet)
 
     def encode(self, view: PlayerView | SeatView, scale: np.ndarray | None = None) -> np.ndarray:
         """A new float32 array for this view: a ``PlayerView``, or a ``SeatView`` (the game read live, which
@@ -275,21 +313,26 @@ class ObservationEncoder:
                         if c >= 0:
                             mv[row + pos[c]] = 1.0
         owners = view.route_owner
-        prev = last.get("routes")
-        if owners != prev:
-            claimed = view.last_claimed
-            if prev is not None and len(prev) == len(owners) and claimed >= 0 and prev[claimed] != owners[claimed]:
-                # usually the route just claimed is the only change: check that by comparing the lists again
-                was = prev[claimed]
-                prev[claimed] = owners[claimed]
-                if prev == owners:
-                    self._route_row(claimed, owners[claimed], s, lay.seat_of[me][n])
-                    self._network(owners, [claimed])
-                    prev = owners
-                else:
-                    prev[claimed] = was
-            if prev is not owners:
-                self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
+        log = self.route_log
+        if log is not None and log.owners is owners:  # the env's shared log of this game's claims
+            self._routes_from_log(log, view.last_claimed, lay.seat_of[me][n])
+        else:
+            self._log_pos = -1
+            prev = last.get("routes")
+            if owners != prev:
+                claimed = view.last_claimed
+                if prev is not None and len(prev) == len(owners) and claimed >= 0 and prev[claimed] != owners[claimed]:
+                    # often the route just claimed is the only change: check that by comparing the lists again
+                    was = prev[claimed]
+                    prev[claimed] = owners[claimed]
+                    if prev == owners:
+                        self._route_row(claimed, owners[claimed], s, lay.seat_of[me][n])
+                        self._network(owners, [claimed])
+                        prev = owners
+                    else:
+                        prev[claimed] = was
+                if prev is not owners:
+                    self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
         if self._touched or self._recheck or tickets != self._held:  # connectivity: my claims, my tickets
             self._ticket_rows(tickets)
@@ -386,6 +429,26 @@ class ObservationEncoder:
             if v >= 0:
                 mv[row + (v if column is None else column[v])] = 1.0
         return changed
+
+    def _routes_from_log(self, log: RouteLog, claimed: int, column: list[int]) -> None:
+        """The "routes" block from the changes the shared log recorded since this encoder last read it."""
+        log.sync(claimed)
+        owners = log.owners
+        pos = self._log_pos
+        if pos < 0:  # first use (or back from the other path): every row, then follow the log from here
+            self._last.pop("routes", None)
+            self._network(owners, self._one_hot_rows("routes", owners, self.layout.seats, column))
+            self._last.pop("routes", None)  # the per-encoder copy is not kept up to date on this path
+        else:
+            changes = log.changes
+            if len(changes) == pos:
+                return
+            new = list(dict.fromkeys(changes[pos:]))
+            width = self.layout.seats
+            for i in new:
+                self._route_row(i, owners[i], width, column)
+            self._network(owners, new)
+        self._log_pos = len(log.changes)
 
     def _route_row(self, i: int, owner: int, width: int, column: list[int]) -> None:
         """Route i's row of the "routes" block for its new owner (the stored copy is already up to date)."""

@@ -40,7 +40,7 @@ from .common import (
     resolve_edition,
     result_info,
 )
-from .observation import ObservationEncoder
+from .observation import ObservationEncoder, RouteLog
 from .opponents import flat_scale
 from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
 from .seatview import SeatView
@@ -116,8 +116,10 @@ class TicketToRideAEC(Rendering, AECEnv):
         self.game = Game(self._base, self.players, self.game_seed, self.options or None)
         self._table = None
         self._seats = [SeatView(self.game, p) for p in range(self.players)]
+        log = RouteLog(self.game.route_owner)  # every step is observed: the claims are found once for all seats
         for enc in self._encoders:
             enc.reset()
+            enc.route_log = log
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
