@@ -153,6 +153,11 @@ class ObservationLayout:
         self.phase_rows = {ph: [1.0 if i == k else 0.0 for i in range(len(PHASES))] for k, ph in enumerate(PHASES)}
         self.seat_rows = [[1.0 if i == k else 0.0 for i in range(s)] for k in range(s + 1)]  # row s: nobody
         self.present_rows = [[1.0 if i < k else 0.0 for i in range(s)] for k in range(s + 1)]
+        # top_rows[n][phase][seat to move, relative; s: nobody] = the phase, to_move and seats blocks together
+        self.top_rows = [
+            {ph: [row + self.seat_rows[r] + self.present_rows[n] for r in range(s + 1)] for ph, row in self.phase_rows.items()}
+            for n in range(s + 1)
+        ]
         self.public_pad = [[0.0] * (len(self.public_fields) * (s - k)) for k in range(s + 1)]
         contiguous = self.kinds == list(range(self.kinds[0], self.kinds[-1] + 1))
         self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
@@ -255,17 +260,18 @@ class ObservationEncoder:
         # --- small counters, rewritten every step (one list, one conversion)
         phase = view.phase
         final = view.final_turns
-        head = [
-            *lay.phase_rows[phase],
-            *(lay.seat_rows[(view.current - me) % n] if phase != Phase.OVER else lay.seat_rows[s]),
-            *lay.present_rows[n],
+        head = lay.top_rows[n][phase][(view.current - me) % n if phase != Phase.OVER else s] + [
             1.0 if final >= 0 else 0.0,
             final if final >= 0 else 0,
             view.pass_streak,
         ]
         stations = lay.has_stations
         npass = lay.passengers
-        scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts, view.offered_counts)
+        scores = view.scores
+        trains = view.trains
+        cards = view.hand_sizes
+        held = view.ticket_counts
+        drawn = view.offered_counts
         if stations:
             left = view.stations_left
         if npass:
@@ -292,7 +298,7 @@ class ObservationEncoder:
             head.append(view.deck_size)
             head += [discard[k] for k in lay.kinds]
         head += map(view.ticket_deck_sizes.get, ed.ticket_decks, lay.deck_zeros)
-        lay.head_struct.pack_into(buf, 0, *head)  # one C call converts and writes them all
+        lay.head_struct.pack_into(self._mv, 0, *head)  # one C call converts and writes them all
         # --- blocks rewritten only where their source changed (what is kept is a copy: views may be live)
         market = view.market
         prev = last.get("market")
