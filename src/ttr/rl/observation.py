@@ -226,6 +226,7 @@ class ObservationEncoder:
         self._last: dict[str, Any] = {}
         # set by an environment that observes every seat of one game: the claims found once for all seats
         self.route_log: RouteLog | None = None
+        self._routes_start = layout.blocks["routes"].start
         self.reset()
 
     def reset(self) -> None:
@@ -449,7 +450,7 @@ class ObservationEncoder:
             changes = log.changes
             if len(changes) == pos:
                 return
-            new = list(dict.fromkeys(changes[pos:]))
+            new = [changes[pos]] if len(changes) == pos + 1 else list(dict.fromkeys(changes[pos:]))
             width = self.layout.seats
             for i in new:
                 self._route_row(i, owners[i], width, column)
@@ -458,7 +459,7 @@ class ObservationEncoder:
 
     def _route_row(self, i: int, owner: int, width: int, column: list[int]) -> None:
         """Route i's row of the "routes" block for its new owner (the stored copy is already up to date)."""
-        row = self.layout.blocks["routes"].start + i * width
+        row = self._routes_start + i * width
         mv = self._mv
         mv[row : row + width] = self._zeros[:width]
         if owner >= 0:
@@ -509,7 +510,7 @@ class ObservationEncoder:
         mine = self._mine
         comp = self._comp
         members = self._members
-        if changed is None or any(i in mine and owners[i] != me for i in changed):
+        if changed is None or (not mine.isdisjoint(changed) and any(i in mine and owners[i] != me for i in changed)):
             comp[:] = range(len(comp))
             members[:] = [[c] for c in range(len(comp))]
             mine.clear()
