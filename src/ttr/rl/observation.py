@@ -524,7 +524,9 @@ class ObservationEncoder:
                 a, b = route_ends[i]
                 la, lb = comp[a], comp[b]
                 if la != lb:
-                    big, small = (members[la], members[lb]) if len(members[la]) >= len(members[lb]) else (members[lb], members[la])
+                    big, small = members[la], members[lb]
+                    if len(big) < len(small):
+                        big, small = small, big
                     label = comp[big[0]]
                     for c in small:
                         comp[c] = label
