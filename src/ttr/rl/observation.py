@@ -221,8 +221,8 @@ class ObservationEncoder:
         self.me = me
         self.buf = np.zeros(layout.size, dtype=np.float32)
         # item and slice writes through a memoryview of the buffer cost about half of numpy's indexing
-        self._mv = memoryview(self.buf)
-        self._zeros = memoryview(np.zeros(layout.widest, dtype=np.float32))
+        self._mv: Any = self.buf.data  # a memoryview of float32 items (Any: typeshed's memoryview takes ints only)
+        self._zeros: Any = np.zeros(layout.widest, dtype=np.float32).data
         self._last: dict[str, Any] = {}
         # set by an environment that observes every seat of one game: the claims found once for all seats
         self.route_log: RouteLog | None = None
@@ -315,10 +315,10 @@ class ObservationEncoder:
                 zeros = self._zeros[:nk]
                 for slot, c in enumerate(market):
                     if c != prev[slot]:
-                        row = start + slot * nk
-                        mv[row : row + nk] = zeros
+                        at = start + slot * nk
+                        mv[at : at + nk] = zeros
                         if c >= 0:
-                            mv[row + pos[c]] = 1.0
+                            mv[at + pos[c]] = 1.0
         owners = view.route_owner
         log = self.route_log
         if log is not None and log.owners is owners:  # the env's shared log of this game's claims
@@ -491,9 +491,9 @@ class ObservationEncoder:
         for t in check:
             a, b = ends[t]
             if type(a) is int:
-                new = 2 if comp[a] == comp[b] else 1  # type: ignore[index]
+                new = 2 if comp[a] == comp[b] else 1
             else:
-                labels = {comp[c] for c in b}  # type: ignore[union-attr]
+                labels = {comp[c] for c in b}
                 new = 2 if any(comp[c] in labels for c in a) else 1
             if new != stat[t]:
                 stat[t] = new
