@@ -184,7 +184,8 @@ class RouteLog:
     Every seat's encoder would otherwise diff the route owners against its own copy, and between two
     observations of a seat several claims usually happened. An environment that observes the game after
     every step gives its encoders one log (``encoder.route_log``): the first encoder to look after a step
-    finds what changed (usually the route just claimed, checked by comparing the lists), and each encoder
+    finds what changed (one element-wise diff; the view's ``last_claimed``, which the engine sets only
+    where a passenger may be placed, is tried first and checked by comparing the lists), and each encoder
     rewrites the rows changed since it last read the log. An encoder uses the log only while its view's
     route owners are this very list (``owners``), and falls back to its own diff otherwise."""
 
