@@ -330,7 +330,7 @@ class ObservationEncoder:
             if owners != prev:
                 claimed = view.last_claimed
                 if prev is not None and len(prev) == len(owners) and claimed >= 0 and prev[claimed] != owners[claimed]:
-                    # often the route just claimed is the only change: check that by comparing the lists again
+                    # (Märklin) the route just claimed may be the only change: check that by comparing the lists again
                     was = prev[claimed]
                     prev[claimed] = owners[claimed]
                     if prev == owners:
