@@ -136,3 +136,25 @@ def test_env_observations_through_the_seat_view_ignore_other_players_secrets(edi
     assert np.array_equal(out[0]["observation"], out[1]["observation"])
     assert np.array_equal(out[0]["action_mask"], out[1]["action_mask"])
     assert out[0]["action_mask"].any()
+
+
+@pytest.mark.parametrize("edition", BUILTIN)
+def test_encoder_switching_between_the_route_log_and_its_own_diff(edition: str) -> None:
+    """An encoder given a RouteLog uses it only for views of the log's game: views of another game in
+    between (its own diff) and back again (the log) still equal the reference encoding."""
+    from ttr.rl.observation import ObservationEncoder, RouteLog
+
+    players = 3 if edition != "nordic" else 2
+    games = [Game(edition, players, 31), Game(edition, players, 32)]
+    layout = layout_for(games[0].edition)
+    enc = ObservationEncoder(layout, 1)
+    enc.route_log = RouteLog(games[0].route_owner)
+    seats = [SeatView(g, 1) for g in games]
+    rng = random.Random(31)
+    for step in range(300):
+        which = 0 if step % 7 < 5 else 1
+        g = games[which]
+        if not g.is_over:
+            g.step(rng.choice(g.legal_actions()))
+        if rng.random() < 0.6:
+            np.testing.assert_array_equal(enc.encode(seats[which]), reference_encode(layout, g.view(1)), err_msg=f"step {step}")

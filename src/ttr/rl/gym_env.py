@@ -245,7 +245,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         view = self._view
         assert view is not None
         self._final_result = game.result() if game.phase == Phase.OVER else None
-        obs = self._encoder.encode(view)
+        obs = self._encoder.encode(view, self._scale if self._flat else None)
         if final or game.phase == Phase.OVER:
             self._table = {}
             mask = np.zeros(self.codec.size, dtype=np.int8)
@@ -256,5 +256,5 @@ class TicketToRideEnv(Rendering, gym.Env):
             mask = mask_from(self._table, self.codec.size)
         self._mask = mask
         if self._flat:
-            return obs * self._scale
+            return obs
         return {"observation": obs, "action_mask": mask}

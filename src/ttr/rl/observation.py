@@ -146,19 +146,72 @@ class ObservationLayout:
                 "per city: merchandise token values left, top of the stack first (0 = none)",
             )
         self.size = pos
+        self.widest = max(b.size for b in self.blocks.values())
         self.high = np.concatenate(highs)
         self.low = np.zeros(self.size, dtype=np.float32)
         # constant pieces of the per-step counters
         self.phase_rows = {ph: [1.0 if i == k else 0.0 for i in range(len(PHASES))] for k, ph in enumerate(PHASES)}
         self.seat_rows = [[1.0 if i == k else 0.0 for i in range(s)] for k in range(s + 1)]  # row s: nobody
         self.present_rows = [[1.0 if i < k else 0.0 for i in range(s)] for k in range(s + 1)]
+        # top_rows[n][phase][seat to move, relative; s: nobody] = the phase, to_move and seats blocks together
+        self.top_rows = [
+            {ph: [row + self.seat_rows[r] + self.present_rows[n] for r in range(s + 1)] for ph, row in self.phase_rows.items()}
+            for n in range(s + 1)
+        ]
         self.public_pad = [[0.0] * (len(self.public_fields) * (s - k)) for k in range(s + 1)]
         contiguous = self.kinds == list(range(self.kinds[0], self.kinds[-1] + 1))
         self.kinds_slice = slice(self.kinds[0], self.kinds[-1] + 1) if contiguous else None
         # seat_of[me][n][player] = relative seat of `player` seen by `me` in an n-player game
         self.seat_of = [[[(p - me) % n for p in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
+        # the cities at the ends of each route, and each ticket's ends: (city, city), or (nodes, nodes) where an
+        # end has several nodes (a country)
+        self.route_ends = [(x.a, x.b) for x in ed.routes]
+        self.ticket_ends: list[tuple[int, int] | tuple[tuple[int, ...], tuple[int, ...]]] = [
+            (t.a_nodes[0], t.b_nodes[0]) if len(t.a_nodes) == 1 and len(t.b_nodes) == 1 else (t.a_nodes, t.b_nodes)
+            for t in ed.tickets
+        ]
+        self.city_tickets: list[list[int]] = [[] for _ in range(nc)]  # the tickets with an end at each node
+        for i, t in enumerate(ed.tickets):
+            for c in {*t.a_nodes, *t.b_nodes}:
+                self.city_tickets[c].append(i)
         # seat_order[me][n] = the players of an n-player game in relative seat order seen by `me`
         self.seat_order = [[[(me + r) % n for r in range(n)] if n else [] for n in range(s + 1)] for me in range(s)]
+
+
+class RouteLog:
+    """The route owner changes of one game, found once for the encoders of all its seats.
+
+    Every seat's encoder would otherwise diff the route owners against its own copy, and between two
+    observations of a seat several claims usually happened. An environment that observes the game after
+    every step gives its encoders one log (``encoder.route_log``): the first encoder to look after a step
+    finds what changed (one element-wise diff; the view's ``last_claimed``, which the engine sets only
+    where a passenger may be placed, is tried first and checked by comparing the lists), and each encoder
+    rewrites the rows changed since it last read the log. An encoder uses the log only while its view's
+    route owners are this very list (``owners``), and falls back to its own diff otherwise."""
+
+    __slots__ = ("changes", "copy", "owners")
+
+    def __init__(self, owners: list[int]) -> None:
+        self.owners = owners  # the game's live list
+        self.copy = owners[:]  # as of the last sync
+        self.changes: list[int] = []  # route indices, in order of change (an encoder's first look reads every row)
+
+    def sync(self, claimed: int) -> None:
+        owners = self.owners
+        copy = self.copy
+        if owners == copy:
+            return
+        if 0 <= claimed < len(copy) and copy[claimed] != owners[claimed]:
+            was = copy[claimed]
+            copy[claimed] = owners[claimed]
+            if copy == owners:
+                self.changes.append(claimed)
+                return
+            copy[claimed] = was
+        found = _true_positions(list(map(ne, owners, copy)))
+        for i in found:
+            copy[i] = owners[i]
+        self.changes += found
 
 
 class ObservationEncoder:
@@ -168,23 +221,34 @@ class ObservationEncoder:
         self.layout = layout
         self.me = me
         self.buf = np.zeros(layout.size, dtype=np.float32)
+        # item and slice writes through a memoryview of the buffer cost about half of numpy's indexing
+        self._mv: Any = self.buf.data  # a memoryview of float32 items (Any: typeshed's memoryview takes ints only)
+        self._zeros: Any = np.zeros(layout.widest, dtype=np.float32).data
         self._last: dict[str, Any] = {}
-        self._parent = list(range(layout.ncities))  # union-find over my own routes
-        self._mine: set[int] = set()
-        self._done: set[int] = set()  # tickets my own routes connect
-        self._net_version = 0  # bumped whenever the network changes
+        # set by an environment that observes every seat of one game: the claims found once for all seats
+        self.route_log: RouteLog | None = None
+        self._routes_start = layout.blocks["routes"].start
+        self.reset()
 
     def reset(self) -> None:
         self.buf[:] = 0
         self._last.clear()
-        self._parent = list(range(self.layout.ncities))
-        self._mine.clear()
-        self._done.clear()
+        nc = self.layout.ncities
+        # my own routes' network as components: a label per city and the cities of each label
+        self._comp = list(range(nc))
+        self._members: list[list[int]] = [[c] for c in range(nc)]
+        self._mine: set[int] = set()
+        self._touched: set[int] = set()  # cities relabeled by a merge since the tickets were last checked
+        self._recheck = False  # the network was rebuilt: a connected ticket may no longer be
+        self._held: list[int] = []  # my tickets as the "tickets" block shows them
+        self._tstat = [0] * self.layout.ntickets  # per ticket as written: 0 not held, 1 held, 2 connected
+        self._log_pos = -1  # how much of route_log the "routes" block shows (-1: none yet)
 
-    def encode(self, view: PlayerView | SeatView) -> np.ndarray:
+    def encode(self, view: PlayerView | SeatView, scale: np.ndarray | None = None) -> np.ndarray:
         """A new float32 array for this view: a ``PlayerView``, or a ``SeatView`` (the game read live, which
-        the environments use: no copy of the position per step). The encoder's buffer is reused internally;
-        whatever it keeps between calls it copies, so live lists are fine."""
+        the environments use: no copy of the position per step), multiplied by `scale` if given. The
+        encoder's buffer is reused internally, never returned; whatever it keeps between calls it copies,
+        so live lists are fine."""
         lay = self.layout
         ed = lay.edition
         buf = self.buf
@@ -198,17 +262,18 @@ class ObservationEncoder:
         # --- small counters, rewritten every step (one list, one conversion)
         phase = view.phase
         final = view.final_turns
-        head = [
-            *lay.phase_rows[phase],
-            *(lay.seat_rows[(view.current - me) % n] if phase != Phase.OVER else lay.seat_rows[s]),
-            *lay.present_rows[n],
+        head = lay.top_rows[n][phase][(view.current - me) % n if phase != Phase.OVER else s] + [
             1.0 if final >= 0 else 0.0,
             final if final >= 0 else 0,
             view.pass_streak,
         ]
         stations = lay.has_stations
         npass = lay.passengers
-        scores, trains, cards, held, drawn = (view.scores, view.trains, view.hand_sizes, view.ticket_counts, view.offered_counts)
+        scores = view.scores
+        trains = view.trains
+        cards = view.hand_sizes
+        held = view.ticket_counts
+        drawn = view.offered_counts
         if stations:
             left = view.stations_left
         if npass:
@@ -235,7 +300,7 @@ class ObservationEncoder:
             head.append(view.deck_size)
             head += [discard[k] for k in lay.kinds]
         head += map(view.ticket_deck_sizes.get, ed.ticket_decks, lay.deck_zeros)
-        lay.head_struct.pack_into(buf, 0, *head)  # one C call converts and writes them all
+        lay.head_struct.pack_into(self._mv, 0, *head)  # one C call converts and writes them all
         # --- blocks rewritten only where their source changed (what is kept is a copy: views may be live)
         market = view.market
         prev = last.get("market")
@@ -247,19 +312,37 @@ class ObservationEncoder:
                 nk = len(lay.kinds)
                 start = blocks["market"].start
                 pos = lay.kind_pos
+                mv = self._mv
+                zeros = self._zeros[:nk]
                 for slot, c in enumerate(market):
                     if c != prev[slot]:
-                        row = start + slot * nk
-                        buf[row : row + nk] = 0.0
+                        at = start + slot * nk
+                        mv[at : at + nk] = zeros
                         if c >= 0:
-                            buf[row + pos[c]] = 1.0
+                            mv[at + pos[c]] = 1.0
         owners = view.route_owner
-        if owners != last.get("routes"):
-            self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
+        log = self.route_log
+        if log is not None and log.owners is owners:  # the env's shared log of this game's claims
+            self._routes_from_log(log, view.last_claimed, lay.seat_of[me][n])
+        else:
+            self._log_pos = -1
+            prev = last.get("routes")
+            if owners != prev:
+                claimed = view.last_claimed
+                if prev is not None and len(prev) == len(owners) and claimed >= 0 and prev[claimed] != owners[claimed]:
+                    # (Märklin) the route just claimed may be the only change: check that by comparing the lists again
+                    was = prev[claimed]
+                    prev[claimed] = owners[claimed]
+                    if prev == owners:
+                        self._route_row(claimed, owners[claimed], s, lay.seat_of[me][n])
+                        self._network(owners, [claimed])
+                        prev = owners
+                    else:
+                        prev[claimed] = was
+                if prev is not owners:
+                    self._network(owners, self._one_hot_rows("routes", owners, s, lay.seat_of[me][n]))
         tickets = view.tickets
-        if self._net_version != last.get("net") or tickets != last.get("mine"):  # connectivity: my claims, tickets
-            last["net"] = self._net_version
-            last["mine"] = tickets[:]
+        if self._touched or self._recheck or tickets != self._held:  # connectivity: my claims, my tickets
             self._ticket_rows(tickets)
         offered = view.offered
         if offered != last.get("offered"):
@@ -307,16 +390,25 @@ class ObservationEncoder:
                 here = lay.ncities
                 self._one_hot_rows("my_passengers", [c if c >= 0 else here - 1 - c for c in passengers[me]], here + 2, None)
             merch = view.merch
-            if merch != last.get("merch"):
-                last["merch"] = [m[:] for m in merch]
-                b = blocks["merchandise"]
-                row = [0.0] * b.size
+            prev = last.get("merch")
+            if merch != prev:
+                if prev is None or len(prev) != len(merch):
+                    prev = last["merch"] = [None] * len(merch)
+                    cities: Any = range(len(merch))
+                else:  # a passenger's trip takes the tokens of a few cities
+                    cities = _true_positions(list(map(ne, merch, prev)))
+                start = blocks["merchandise"].start
                 depth = lay.merch_depth
-                for c, stack in enumerate(merch):
+                mv = self._mv
+                zeros = self._zeros[:depth]
+                for c in cities:
+                    stack = merch[c]
+                    prev[c] = stack[:]
+                    row = start + c * depth
+                    mv[row : row + depth] = zeros
                     for i, v in enumerate(reversed(stack)):  # the engine keeps the top at the end
-                        row[c * depth + i] = v
-                buf[b.start : b.stop] = row
-        return buf.copy()
+                        mv[row + i] = v
+        return buf.copy() if scale is None else buf * scale
 
     def _one_hot_rows(self, name: str, values: list[int], width: int, column: list[int] | None) -> list[int] | None:
         """Block `name` holds one row of `width` per item: a 1 in column ``column[value]`` (or ``value``
@@ -336,66 +428,112 @@ class ObservationEncoder:
             changed = None
         else:
             rows = changed = _true_positions(list(map(ne, values, prev)))
+        mv = self._mv
+        zeros = self._zeros[:width]
         for i in rows:
             row = start + i * width
-            buf[row : row + width] = 0.0
+            mv[row : row + width] = zeros
             v = values[i]
             if v >= 0:
-                buf[row + (v if column is None else column[v])] = 1.0
+                mv[row + (v if column is None else column[v])] = 1.0
         return changed
 
+    def _routes_from_log(self, log: RouteLog, claimed: int, column: list[int]) -> None:
+        """The "routes" block from the changes the shared log recorded since this encoder last read it."""
+        log.sync(claimed)
+        owners = log.owners
+        pos = self._log_pos
+        if pos < 0:  # first use (or back from the other path): every row, then follow the log from here
+            self._last.pop("routes", None)
+            self._network(owners, self._one_hot_rows("routes", owners, self.layout.seats, column))
+            self._last.pop("routes", None)  # the per-encoder copy is not kept up to date on this path
+        else:
+            changes = log.changes
+            if len(changes) == pos:
+                return
+            new = [changes[pos]] if len(changes) == pos + 1 else list(dict.fromkeys(changes[pos:]))
+            width = self.layout.seats
+            for i in new:
+                self._route_row(i, owners[i], width, column)
+            self._network(owners, new)
+        self._log_pos = len(log.changes)
+
+    def _route_row(self, i: int, owner: int, width: int, column: list[int]) -> None:
+        """Route i's row of the "routes" block for its new owner (the stored copy is already up to date)."""
+        row = self._routes_start + i * width
+        mv = self._mv
+        mv[row : row + width] = self._zeros[:width]
+        if owner >= 0:
+            mv[row + column[owner]] = 1.0
+
     def _ticket_rows(self, tickets: list[int]) -> None:
-        """(held, connected) per ticket; a connected ticket stays connected while my network only grows."""
-        done = self._done
-        find = self._find
-        ed = self.layout.edition
-        status: dict[int, int] = {}
-        for t in tickets:
-            if t not in done:
-                ticket = ed.tickets[t]
-                ends = {find(c) for c in ticket.b_nodes}
-                if any(find(c) in ends for c in ticket.a_nodes):
-                    done.add(t)
-            status[t] = 2 if t in done else 1
-        prev: dict[int, int] = self._last.get("ticket_status", {})
-        if status == prev:
-            return
-        self._last["ticket_status"] = status
-        buf = self.buf
+        """The (held, connected) rows of the tickets whose status changed: newly held tickets, and held ones
+        that a city relabeled by a merge of my network's components may have connected (a connected ticket
+        stays connected while my network only grows; a rebuilt network rechecks them all)."""
+        stat = self._tstat
+        mv = self._mv
         start = self.layout.blocks["tickets"].start
-        for t in prev.keys() - status.keys():
-            buf[start + 2 * t : start + 2 * t + 2] = 0.0
-        for t, st in status.items():
-            if prev.get(t) != st:
-                buf[start + 2 * t] = 1.0
-                buf[start + 2 * t + 1] = 1.0 if st == 2 else 0.0
+        check: Any = ()
+        if tickets != self._held:
+            old = set(self._held)
+            now = set(tickets)
+            for t in old - now:  # no longer held (the engine never takes a kept ticket back)
+                stat[t] = 0
+                mv[start + 2 * t : start + 2 * t + 2] = self._zeros[:2]
+            check = now - old
+            self._held = tickets[:]
+        if self._recheck:
+            check = tickets
+        elif self._touched:
+            city_tickets = self.layout.city_tickets
+            check = {*check, *(t for c in self._touched for t in city_tickets[c] if stat[t] == 1)}
+        comp = self._comp
+        ends = self.layout.ticket_ends
+        for t in check:
+            a, b = ends[t]
+            if type(a) is int:
+                new = 2 if comp[a] == comp[b] else 1
+            else:
+                labels = {comp[c] for c in b}
+                new = 2 if any(comp[c] in labels for c in a) else 1
+            if new != stat[t]:
+                stat[t] = new
+                mv[start + 2 * t] = 1.0
+                mv[start + 2 * t + 1] = 1.0 if new == 2 else 0.0
+        self._touched.clear()
+        self._recheck = False
 
     def _network(self, owners: list[int], changed: list[int] | None) -> None:
-        """Keep the union-find of my own routes up to date (routes are only ever added during a game)."""
+        """Keep the components of my own routes up to date (routes are only ever added during a game;
+        anything else rebuilds them). Joining two components relabels the smaller one, whose cities are
+        noted for the tickets' check."""
         me = self.me
         mine = self._mine
-        if changed is None or any(i in mine and owners[i] != me for i in changed):
-            self._parent = list(range(self.layout.ncities))
+        comp = self._comp
+        members = self._members
+        if changed is None or (not mine.isdisjoint(changed) and any(i in mine and owners[i] != me for i in changed)):
+            comp[:] = range(len(comp))
+            members[:] = [[c] for c in range(len(comp))]
             mine.clear()
-            self._done.clear()
-            self._net_version += 1
+            self._recheck = True
             changed = [i for i, o in enumerate(owners) if o == me]
-        routes = self.layout.edition.routes
-        find = self._find
+        route_ends = self.layout.route_ends
+        touched = self._touched
         for i in changed:
             if owners[i] == me and i not in mine:
                 mine.add(i)
-                self._net_version += 1
-                ra, rb = find(routes[i].a), find(routes[i].b)
-                if ra != rb:
-                    self._parent[ra] = rb
-
-    def _find(self, x: int) -> int:
-        parent = self._parent
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+                a, b = route_ends[i]
+                la, lb = comp[a], comp[b]
+                if la != lb:
+                    big, small = members[la], members[lb]
+                    if len(big) < len(small):
+                        big, small = small, big
+                    label = comp[big[0]]
+                    for c in small:
+                        comp[c] = label
+                    touched.update(small)
+                    big += small
+                    small.clear()
 
 
 def _true_positions(flags: list[bool]) -> list[int]:

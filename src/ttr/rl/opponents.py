@@ -95,8 +95,8 @@ class SeatPlayer:
             self._view_game = game
         table = legal_table(self.codec, game, view)
         mask = mask_from(table, self.codec.size)
-        raw = self.encoder.encode(view)
-        obs: Any = raw * self.inv_high if self.inv_high is not None else {"observation": raw, "action_mask": mask}
+        raw = self.encoder.encode(view, self.inv_high)
+        obs: Any = raw if self.inv_high is not None else {"observation": raw, "action_mask": mask}
         index = self.policy(obs, mask)
         if isinstance(index, np.ndarray) and index.size == 1:
             index = index.reshape(()).item()

@@ -40,7 +40,7 @@ from .common import (
     resolve_edition,
     result_info,
 )
-from .observation import ObservationEncoder
+from .observation import ObservationEncoder, RouteLog
 from .opponents import flat_scale
 from .render import HumanWindow, Rendering, available_render_modes, check_human_possible
 from .seatview import SeatView
@@ -116,8 +116,10 @@ class TicketToRideAEC(Rendering, AECEnv):
         self.game = Game(self._base, self.players, self.game_seed, self.options or None)
         self._table = None
         self._seats = [SeatView(self.game, p) for p in range(self.players)]
+        log = RouteLog(self.game.route_owner)  # every step is observed: the claims are found once for all seats
         for enc in self._encoders:
             enc.reset()
+            enc.route_log = log
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -163,9 +165,9 @@ class TicketToRideAEC(Rendering, AECEnv):
         assert game is not None, "call reset() first"
         p = self._seat[agent]
         view = self._seats[p]
-        obs = self._encoders[p].encode(view)
         if self._flat:
-            return obs * self._scale
+            return self._encoders[p].encode(view, self._scale)
+        obs = self._encoders[p].encode(view)
         if p == game.current and game.phase != Phase.OVER:
             if self._table is None:
                 self._table = legal_table(self.codec, game, view)
@@ -184,7 +186,10 @@ class TicketToRideAEC(Rendering, AECEnv):
         table = self._table
         if table is None:  # stepped without observing first
             table = self._table = legal_table(self.codec, game, self._seats[game.current])
-        chosen = pick(self.codec, table, action, game, agent)
+        kind = type(action)
+        chosen = table.get(action) if kind is int or kind is np.int64 else None  # the usual case, without pick()'s checks
+        if chosen is None:
+            chosen = pick(self.codec, table, action, game, agent)
         if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
             events = game.apply(chosen)
             for sp in self.listeners:
@@ -205,8 +210,10 @@ class TicketToRideAEC(Rendering, AECEnv):
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.current]
-        self._mask_info()
-        self._render_human()
+        if self._flat:
+            self._mask_info()
+        if self.render_mode == "human":
+            self._render_human()
 
     def close(self) -> None:
         if self._window is not None:
