@@ -26,11 +26,72 @@ if TYPE_CHECKING:
 
 
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
-ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
-PAYMENT_CACHE_MAX = 50_000  # canonical payments kept per edition (cleared when full)
+# length, a route of the shape (its payments stand for all), the shape's routes, and its slot in a row of
+# ``_ClaimTables.by_hand`` (-1: a coloured plain shape, memoised on three counts instead; see _claim_tables)
+Shape = tuple[int, Route, tuple[RouteEntry, ...], int]
+ShapeGroup = tuple[int, bool, bool, list[Shape]]
+PAYMENT_CACHE_MAX = 50_000  # canonical payments of coloured shapes kept per edition (cleared when full)
+HAND_CACHE_MAX = 20_000  # hands whose payments for gray and special shapes are kept per edition (cleared when full)
+
+
+class _ClaimTables:
+    """Per edition: routes grouped by what their payments depend on, and memos of canonical payments (they
+    depend only on the route's shape and the part of the hand that can pay), so legal-move generation
+    mostly skips recomputing them:
+
+    * ``payments``: a coloured plain shape's, by (shape, (colour count, locomotives, +4 locomotives));
+    * ``by_hand``: for gray and special shapes (which may use every colour, or fill "any cards" in the
+      order of the whole hand), one row per hand (without passenger cards), one slot per shape, filled
+      when first asked. One lookup per move serves every such shape; hands recur a lot (in random play
+      about four moves in five meet a hand already seen), while per shape the keys were too many to keep;
+    * ``interned``: every payment list once, so the rows hold references only.
+
+    `touched[r]`: the groups whose claims change when route r is claimed (its own group and its twin
+    lanes' groups). Freed with the edition's entry in the bounded cache."""
+
+    __slots__ = ("by_hand", "groups", "interned", "payments", "slots", "touched")
+
+    def __init__(self, groups: list[ShapeGroup], routes: list[Route], slots: int) -> None:
+        self.groups = groups
+        self.slots = slots
+        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
+        self.by_hand: dict[tuple[int, ...], list[list[Cards] | None]] = {}
+        self.interned: dict[tuple[Cards, ...], list[Cards]] = {}
+        nroutes = len(routes)
+        group_of = [0] * nroutes
+        for gi, (_, _, _, shapes) in enumerate(groups):
+            for _, _, entries, _ in shapes:
+                for ri, _, _ in entries:
+                    group_of[ri] = gi
+        touched: list[tuple[int, ...]] = [() for _ in range(nroutes)]
+        for _, _, _, shapes in groups:
+            for _, _, entries, _ in shapes:
+                for ri, _, siblings in entries:
+                    touched[ri] = tuple(sorted({group_of[ri], *(group_of[o] for o in siblings)}))
+        self.touched = touched
+
+    def hand_row(self, whole: tuple[int, ...]) -> list[list[Cards] | None]:
+        """The row of payments for the hand `whole` (passenger cards left out), made empty if new."""
+        row = self.by_hand.get(whole)
+        if row is None:
+            if len(self.by_hand) >= HAND_CACHE_MAX:
+                self.by_hand.clear()
+            row = self.by_hand[whole] = [None] * self.slots
+        return row
+
+    def intern(self, payments: list[Cards]) -> list[Cards]:
+        """`payments`, or the equal list already kept (the memos hold each list once)."""
+        key = tuple(payments)
+        kept = self.interned.get(key)
+        if kept is None:
+            if len(self.interned) >= PAYMENT_CACHE_MAX:
+                self.interned.clear()
+            kept = self.interned[key] = payments
+        return kept
 
 
 def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
+    """The canonical payments of `rep`'s coloured plain shape from `hand`, of which they depend only on `part`."""
     key = (rep.index, part)
     memo = tables.payments
     payments = memo.get(key)
@@ -41,38 +102,20 @@ def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], par
     return payments
 
 
-class _ClaimTables:
-    """Per edition: routes grouped by what their payments depend on, and a memo of canonical payments
-    (they depend only on the route's shape and the part of the hand that can pay), so legal-move
-    generation mostly skips recomputing them; `touched[r]`: the groups whose claims change when route r
-    is claimed (its own group and its twin lanes' groups). Freed with the edition's entry in the bounded cache."""
-
-    __slots__ = ("groups", "payments", "touched")
-
-    def __init__(self, groups: list[ShapeGroup], nroutes: int) -> None:
-        self.groups = groups
-        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
-        group_of = [0] * nroutes
-        for gi, (_, _, _, shapes) in enumerate(groups):
-            for _, _, entries in shapes:
-                for ri, _, _ in entries:
-                    group_of[ri] = gi
-        touched: list[tuple[int, ...]] = [() for _ in range(nroutes)]
-        for _, _, _, shapes in groups:
-            for _, _, entries in shapes:
-                for ri, _, siblings in entries:
-                    touched[ri] = tuple(sorted({group_of[ri], *(group_of[o] for o in siblings)}))
-        self.touched = touched
+GroupClaims = dict[tuple[tuple[int, ...], int], list[Action]]  # (part of the hand, limit) -> the group's claims
 
 
 class ClaimCache:
-    """A game's claims kept between moves: per player and route group, (what the group's claims depended
-    on, those claims), or None once a claim touched the group (see claim_actions). Entries are never
-    changed in place, so a copy shares them. Holds the edition's tables too (no cache lookup per move)."""
+    """A game's claims kept between moves: per player and route group, the group's claims for every part
+    of the hand (and limit) met since a claim last touched the group, or None once one did (see
+    claim_actions). A group's claims depend on nothing else, so an entry only grows while it is valid,
+    and a copy shares the entries: two games sharing one have had the same owners on its routes since it
+    was made (either drops it when a claim touches its group), so each answer in it holds for both.
+    Holds the edition's tables too (no cache lookup per move)."""
 
     __slots__ = ("players", "tables")
 
-    def __init__(self, tables: _ClaimTables, players: list[list[tuple[tuple[Any, ...], list[Action]] | None]]) -> None:
+    def __init__(self, tables: _ClaimTables, players: list[list[GroupClaims | None]]) -> None:
         self.tables = tables
         self.players = players
 
@@ -89,25 +132,32 @@ def new_claim_cache(g: Game) -> ClaimCache:
 def _claim_tables(ed: Edition) -> _ClaimTables:
     """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
     locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
-    ferry, substitution) come shortest first so the affordability scan can stop early."""
+    ferry, substitution) come shortest first so the affordability scan can stop early. Gray and special
+    shapes get a slot in the rows of payments per hand (see _ClaimTables)."""
     rules = ed.rules
     by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
     for r in ed.routes:
         by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
-    by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
+    by_group: dict[tuple[int, bool, bool], list[Shape]] = {}
+    slots = 0
     for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
         wild_ok = pay.wild_allowed(routes[0], rules)[0]
         special = bool(substitute or (ferry and rules.ferry_substitute_cards))
         entries = tuple(
             (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
         )
-        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
+        slot = -1
+        if colour == GRAY or special:
+            slot = slots
+            slots += 1
+        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries, slot))
     return _ClaimTables(
         [
             (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
             for (colour, wild_ok, special), shapes in by_group.items()
         ],
-        len(ed.routes),
+        ed.routes,
+        slots,
     )
 
 
@@ -188,8 +238,9 @@ def claim_actions(g: Game, p: int) -> list[Action]:
 
     Incremental: a group's claims depend only on the part of p's hand that can pay for it, on how many
     trains p has left (both in the group's key) and on the owners of its routes and their twin lanes
-    (a claim clears the groups it touches: ``forget_claims``). So a group is rebuilt only when one of
-    these changed; drawing a red card rebuilds the red and the gray groups, not the others."""
+    (a claim clears the groups it touches: ``forget_claims``). So each group keeps its claims per key
+    until a claim touches it, and builds them only for a key not met since: drawing a red card looks up
+    the red and the gray groups again, and rebuilds them only if p never held these cards since."""
     hand = g.hands[p]
     trains = g.trains[p]
     owner = g.route_owner
@@ -199,8 +250,9 @@ def claim_actions(g: Game, p: int) -> list[Action]:
     plus4 = hand[PLUS4]
     max_colour = max(hand[:8])
     total = sum(hand) - hand[PASSENGER]
-    hand_key = tuple(hand)
     new = tuple.__new__
+    whole: tuple[int, ...] | None = None  # the hand without passenger cards (they never pay for routes)
+    row: list[list[Cards] | None] = []  # its payments for gray and special shapes (once whole is known)
     out: list[Action] = []
     tables = g._claim_cache.tables
     cache = g._claim_cache.players[p]
@@ -210,14 +262,24 @@ def claim_actions(g: Game, p: int) -> list[Action]:
             limit = trains
         if shapes[0][0] > limit:
             continue
-        part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
+        if colour == GRAY or special:
+            if whole is None:
+                whole = tuple(hand[:PASSENGER])
+                row = tables.hand_row(whole)
+            part = whole
+        else:
+            part = (hand[colour], locos, plus4)
         key = (part, limit)
-        entry = cache[gi]
-        if entry is not None and entry[0] == key:
-            out.extend(entry[1])
-            continue
-        acts: list[Action] = []
-        for length, rep, entries in shapes:
+        known = cache[gi]
+        if known is None:
+            known = cache[gi] = {}
+        else:
+            acts = known.get(key)
+            if acts is not None:
+                out.extend(acts)
+                continue
+        acts = []
+        for length, rep, entries, slot in shapes:
             if length > limit:
                 break
             payments = None
@@ -233,10 +295,15 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                 if blocked:
                     continue
                 if payments is None:
-                    payments = _payments(tables, rules, rep, hand, part)
+                    if slot < 0:
+                        payments = _payments(tables, rules, rep, hand, part)
+                    else:
+                        payments = row[slot]
+                        if payments is None:
+                            payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules))
                 for cards in payments:
                     acts.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
-        cache[gi] = (key, acts)
+        known[key] = acts
         out.extend(acts)
     return out
 
