@@ -44,37 +44,40 @@ def best_trails(
     area = edition.city_area
     once = one_token_per_city
     best: dict[int, Trip] = {}
+    best_value = [0] * (max_foreign + 1)  # best[f][0] (0 while there is none)
     taken = [0] * edition.ncities  # tokens taken per city on the current trail
     path: list[int] = []
-    # city -> (route, other city, 1 if an opponent's), over claimed routes that do not enter a country area
-    moves: list[list[tuple[int, int, int]] | None] = [None] * edition.ncities
+    # city -> (route, other city, 1 if an opponent's, the route's bit in `used`), over claimed routes
+    # that do not enter a country area
+    moves: list[list[tuple[int, int, int, int]] | None] = [None] * edition.ncities
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
-        seen: set[tuple[int, int]] = set()
+        seen: list[set[int]] = [set() for _ in range(edition.ncities)]  # per city, the sets of routes used met
         left = budget
 
         def dfs(city: int, used: int, foreign: int, value: int) -> None:
             nonlocal left
             if left <= 0:
                 return
-            key = (city, used)
-            if key in seen:
+            met = seen[city]
+            if used in met:
                 return
-            seen.add(key)
+            met.add(used)
             left -= 1
-            if path and value > best.get(foreign, (0,))[0]:
+            if path and value > best_value[foreign]:
+                best_value[foreign] = value
                 best[foreign] = (value, path.copy())
             here = moves[city]
             if here is None:
                 here = moves[city] = [
-                    (ri, other, int(route_owner[ri] != player))
+                    (ri, other, int(route_owner[ri] != player), 1 << ri)
                     for ri, other in adjacency[city]
                     if route_owner[ri] >= 0 and area[other] is None
                 ]
             steps = []
-            for ri, other, f in here:
-                if used >> ri & 1 or foreign + f > cap:
+            for ri, other, f, bit in here:
+                if used & bit or foreign + f > cap:
                     continue
                 k = taken[other]
                 if once and (k or other == start):
