@@ -1,0 +1,80 @@
+"""The claims kept between moves and across games (claims.py: per player and group, and the edition's
+payment memos, payments per whole hand) must equal claims computed from scratch, at every turn of random
+games of every edition, in a clone played on differently too, and must offer exactly the canonical
+payments of every open route."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr.engine import Game, claims
+from ttr.engine import payments as pay
+from ttr.engine.phases import Phase
+
+CASES = [
+    ("usa", 2),
+    ("usa", 4),
+    ("europe", 2),
+    ("europe", 4),
+    ("nordic", 2),
+    ("nordic", 3),
+    ("marklin", 2),
+    ("marklin", 4),
+]
+
+
+def _from_scratch(g: Game, p: int) -> list[object]:
+    """p's claims with new, empty tables for the edition (no memo, nothing kept between moves)."""
+    fresh = g.clone()
+    tables = claims._claim_tables.__wrapped__(g.edition)  # type: ignore[attr-defined]
+    fresh._claim_cache = claims.ClaimCache(tables, [[None] * len(tables.groups) for _ in range(g.n)])
+    return list(claims.claim_actions(fresh, p))
+
+
+def _by_definition(g: Game, p: int) -> set[tuple[str, tuple[int, ...]]]:
+    """Every (route, canonical payment) p may claim, route by route, ignoring order."""
+    out = set()
+    for route in g.edition.routes:
+        if g.route_claim_problem(route, p) is None:
+            out.update((route.id, cards) for cards in pay.route_payments(route, g.hands[p], g.rules))
+    return out
+
+
+@pytest.mark.parametrize(("edition", "players"), CASES)
+def test_kept_claims_equal_claims_from_scratch(edition: str, players: int) -> None:
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(3):
+        g = Game(edition, players, 700 + seed)
+        twin: Game | None = None
+        while not g.is_over:
+            if g.phase == Phase.TURN:
+                p = g.current
+                kept = claims.claim_actions(g, p)
+                assert kept == _from_scratch(g, p)
+                assert {(a.route, a.cards) for a in kept} == _by_definition(g, p)
+                compared += 1
+                if twin is None and g.turn > 15:
+                    twin = g.clone()
+            g.step(rng.choice(g.legal_actions()))
+        assert twin is not None
+        while not twin.is_over:  # the clone shares the kept entries, then goes its own way
+            if twin.phase == Phase.TURN:
+                assert claims.claim_actions(twin, twin.current) == _from_scratch(twin, twin.current)
+            twin.step(rng.choice(twin.legal_actions()))
+    assert compared > 100
+
+
+def test_payments_per_hand_survive_a_full_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With tiny memos (cleared again and again) the claims are still those computed from scratch."""
+    monkeypatch.setattr(claims, "HAND_CACHE_MAX", 3)
+    monkeypatch.setattr(claims, "PAYMENT_CACHE_MAX", 5)
+    rng = random.Random(3)
+    for edition in ("nordic", "usa"):
+        g = Game(edition, 2, 41)
+        while not g.is_over:
+            if g.phase == Phase.TURN:
+                assert claims.claim_actions(g, g.current) == _from_scratch(g, g.current)
+            g.step(rng.choice(g.legal_actions()))
