@@ -4,6 +4,7 @@ declining the extra."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NO_CARD, PASSENGER, PLUS4, Cards
@@ -25,13 +26,14 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+PLAIN_COLOURS = len(COLOURS)
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
 # length, a route of the shape (its payments stand for all), the shape's routes, and its slot in a row of
-# ``_ClaimTables.by_hand`` (-1: a coloured plain shape, memoised on three counts instead; see _claim_tables)
+# ``_ClaimTables.by_hand`` (special shapes; -1: a plain shape, see _ClaimTables)
 Shape = tuple[int, Route, tuple[RouteEntry, ...], int]
 ShapeGroup = tuple[int, bool, bool, list[Shape]]
-PAYMENT_CACHE_MAX = 50_000  # canonical payments of coloured shapes kept per edition (cleared when full)
-HAND_CACHE_MAX = 20_000  # hands whose payments for gray and special shapes are kept per edition (cleared when full)
+PAYMENT_CACHE_MAX = 50_000  # canonical payments (or pieces) of plain shapes kept per edition (cleared when full)
+HAND_CACHE_MAX = 20_000  # hands whose payments for special shapes are kept per edition (cleared when full)
 
 
 class _ClaimTables:
@@ -40,23 +42,29 @@ class _ClaimTables:
     mostly skips recomputing them:
 
     * ``payments``: a coloured plain shape's, by (shape, (colour count, locomotives, +4 locomotives));
-    * ``by_hand``: for gray and special shapes (which may use every colour, or fill "any cards" in the
-      order of the whole hand), one row per hand (without passenger cards), one slot per shape, filled
-      when first asked. One lookup per move serves every such shape; hands recur a lot (in random play
-      about four moves in five meet a hand already seen), while per shape the keys were too many to keep;
-    * ``interned``: every payment list once, so the rows hold references only.
+    * ``pieces``: a gray plain shape's payments in one colour (``payments.plain_payments``), by (shape,
+      colour, that colour's count, locomotives, +4 locomotives usable), every count capped at the length:
+      a gray shape's payments are its pieces one colour after the other (``_gray_payments``), so they
+      are put together from a few small, always-hit memos although the whole hand differs at every turn;
+    * ``by_hand``: for special shapes (which fill "any cards" in the order of the whole hand), one row
+      per hand (without passenger cards), one slot per shape, filled when first asked. One lookup per
+      move serves every such shape; hands recur a lot (in random play about four moves in five meet a
+      hand already seen), while per shape the keys were too many to keep;
+    * ``interned``: every special payment list once, so the rows hold references only.
 
     `touched[r]`: the groups whose claims change when route r is claimed (its own group and its twin
     lanes' groups). Freed with the edition's entry in the bounded cache."""
 
-    __slots__ = ("by_hand", "groups", "interned", "payments", "slots", "touched")
+    __slots__ = ("by_hand", "groups", "interned", "payments", "pieces", "slots", "touched", "wild")
 
-    def __init__(self, groups: list[ShapeGroup], routes: list[Route], slots: int) -> None:
+    def __init__(self, groups: list[ShapeGroup], routes: Sequence[Route], slots: int) -> None:
         self.groups = groups
         self.slots = slots
         self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
         self.by_hand: dict[tuple[int, ...], list[list[Cards] | None]] = {}
         self.interned: dict[tuple[Cards, ...], list[Cards]] = {}
+        self.pieces: dict[tuple[int, int, int, int, int], list[Cards]] = {}
+        self.wild: dict[int, tuple[bool, bool]] = {}  # per shape (its route's index): payments.wild_allowed
         nroutes = len(routes)
         group_of = [0] * nroutes
         for gi, (_, _, _, shapes) in enumerate(groups):
@@ -90,6 +98,31 @@ class _ClaimTables:
         return kept
 
 
+def _gray_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int]) -> list[Cards]:
+    """The canonical payments of `rep`'s gray plain shape: its pieces colour by colour (``pieces``), in the
+    order ``payments.route_payments`` lists them."""
+    length = rep.length
+    wild = tables.wild.get(rep.index)
+    if wild is None:
+        wild = tables.wild[rep.index] = pay.wild_allowed(rep, rules)
+    nloco = min(hand[LOCOMOTIVE], length) if wild[0] else 0
+    nplus = min(hand[PLUS4], length) if wild[1] else 0
+    pieces = tables.pieces
+    out: list[Cards] = []
+    for c in range(PLAIN_COLOURS):
+        have = hand[c]
+        if not have and c:
+            continue  # nothing in this colour (the all-wild payment comes with the first colour)
+        key = (rep.index, c, min(have, length), nloco, nplus)
+        piece = pieces.get(key)
+        if piece is None:
+            if len(pieces) > PAYMENT_CACHE_MAX:
+                pieces.clear()
+            piece = pieces[key] = pay.plain_payments(length, rep.ferry, c, have, nloco, nplus, c == 0)
+        out += piece
+    return out
+
+
 def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
     """The canonical payments of `rep`'s coloured plain shape from `hand`, of which they depend only on `part`."""
     key = (rep.index, part)
@@ -102,16 +135,15 @@ def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], par
     return payments
 
 
-GroupClaims = dict[tuple[tuple[int, ...], int], list[Action]]  # (part of the hand, limit) -> the group's claims
+GroupClaims = tuple[tuple[tuple[int, ...], int], list[Action]]  # ((part of the hand, limit), the group's claims)
 
 
 class ClaimCache:
-    """A game's claims kept between moves: per player and route group, the group's claims for every part
-    of the hand (and limit) met since a claim last touched the group, or None once one did (see
-    claim_actions). A group's claims depend on nothing else, so an entry only grows while it is valid,
-    and a copy shares the entries: two games sharing one have had the same owners on its routes since it
-    was made (either drops it when a claim touches its group), so each answer in it holds for both.
-    Holds the edition's tables too (no cache lookup per move)."""
+    """A game's claims kept between moves: per player and route group, (what the group's claims depended
+    on, those claims), or None once a claim touched the group (see claim_actions). Entries are never
+    changed in place, so a copy shares them. Holds the edition's tables too (no cache lookup per move).
+    (Keeping every key's claims until the next claim was tried: hands seldom recur within a game, so it
+    rebuilt nearly as often and cost a hash per group and move.)"""
 
     __slots__ = ("players", "tables")
 
@@ -147,7 +179,7 @@ def _claim_tables(ed: Edition) -> _ClaimTables:
             (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
         )
         slot = -1
-        if colour == GRAY or special:
+        if special:
             slot = slots
             slots += 1
         by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries, slot))
@@ -238,9 +270,8 @@ def claim_actions(g: Game, p: int) -> list[Action]:
 
     Incremental: a group's claims depend only on the part of p's hand that can pay for it, on how many
     trains p has left (both in the group's key) and on the owners of its routes and their twin lanes
-    (a claim clears the groups it touches: ``forget_claims``). So each group keeps its claims per key
-    until a claim touches it, and builds them only for a key not met since: drawing a red card looks up
-    the red and the gray groups again, and rebuilds them only if p never held these cards since."""
+    (a claim clears the groups it touches: ``forget_claims``). So a group is rebuilt only when one of
+    these changed; drawing a red card rebuilds the red and the gray groups, not the others."""
     hand = g.hands[p]
     trains = g.trains[p]
     owner = g.route_owner
@@ -252,7 +283,8 @@ def claim_actions(g: Game, p: int) -> list[Action]:
     total = sum(hand) - hand[PASSENGER]
     new = tuple.__new__
     whole: tuple[int, ...] | None = None  # the hand without passenger cards (they never pay for routes)
-    row: list[list[Cards] | None] = []  # its payments for gray and special shapes (once whole is known)
+    row: list[list[Cards] | None] | None = None  # its payments for special shapes (once one is needed)
+    order: list[int] | None = None  # its fill order (payments.fill_order), once a payment needs it
     out: list[Action] = []
     tables = g._claim_cache.tables
     cache = g._claim_cache.players[p]
@@ -262,23 +294,18 @@ def claim_actions(g: Game, p: int) -> list[Action]:
             limit = trains
         if shapes[0][0] > limit:
             continue
-        if colour == GRAY or special:
+        if special or colour == GRAY:
             if whole is None:
                 whole = tuple(hand[:PASSENGER])
-                row = tables.hand_row(whole)
             part = whole
         else:
             part = (hand[colour], locos, plus4)
         key = (part, limit)
-        known = cache[gi]
-        if known is None:
-            known = cache[gi] = {}
-        else:
-            acts = known.get(key)
-            if acts is not None:
-                out.extend(acts)
-                continue
-        acts = []
+        entry = cache[gi]
+        if entry is not None and entry[0] == key:
+            out.extend(entry[1])
+            continue
+        acts: list[Action] = []
         for length, rep, entries, slot in shapes:
             if length > limit:
                 break
@@ -295,15 +322,21 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                 if blocked:
                     continue
                 if payments is None:
-                    if slot < 0:
-                        payments = _payments(tables, rules, rep, hand, part)
-                    else:
+                    if special:
+                        if row is None:
+                            row = tables.hand_row(part)
                         payments = row[slot]
                         if payments is None:
-                            payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules))
+                            if order is None:
+                                order = pay.fill_order(hand)
+                            payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules, order))
+                    elif colour == GRAY:
+                        payments = _gray_payments(tables, rules, rep, hand)
+                    else:
+                        payments = _payments(tables, rules, rep, hand, part)
                 for cards in payments:
                     acts.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
-        known[key] = acts
+        cache[gi] = (key, acts)
         out.extend(acts)
     return out
 
