@@ -53,7 +53,7 @@ def best_trails(
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
-        seen: list[set[int]] = [set() for _ in range(edition.ncities)]  # per city, the sets of routes used met
+        seen: list[set[int] | None] = [None] * edition.ncities  # per city, the sets of routes used met there
         left = budget
 
         def dfs(city: int, used: int, foreign: int, value: int) -> None:
@@ -61,9 +61,12 @@ def best_trails(
             if left <= 0:
                 return
             met = seen[city]
-            if used in met:
+            if met is None:
+                seen[city] = {used}
+            elif used in met:
                 return
-            met.add(used)
+            else:
+                met.add(used)
             left -= 1
             if path and value > best_value[foreign]:
                 best_value[foreign] = value
