@@ -78,3 +78,19 @@ def test_payments_per_hand_survive_a_full_memo(monkeypatch: pytest.MonkeyPatch) 
             if g.phase == Phase.TURN:
                 assert claims.claim_actions(g, g.current) == _from_scratch(g, g.current)
             g.step(rng.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_gray_payments_from_pieces_equal_route_payments(edition: str) -> None:
+    """A gray plain shape's payments put together from capped per-colour pieces equal route_payments on the
+    whole hand, in the same order, for hands small and large."""
+    g = Game(edition, 2, 0)
+    tables = claims._claim_tables(g.edition)
+    gray = [rep for colour, _, special, shapes in tables.groups if colour == -1 and not special for _, rep, _, _ in shapes]
+    assert gray
+    rng = random.Random(9)
+    for _ in range(400):
+        top = rng.choice([2, 4, 9])
+        hand = [rng.randint(0, top) if rng.random() < 0.6 else 0 for _ in range(10)] + [rng.randint(0, 2)]
+        for rep in gray:
+            assert claims._gray_payments(tables, g.rules, rep, hand) == pay.route_payments(rep, hand, g.rules)
