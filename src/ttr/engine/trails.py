@@ -88,16 +88,20 @@ def best_trails(
                 else:
                     stack = merch[other]
                     gain = stack[-1 - k] if k < len(stack) else 0
-                steps.append((gain, -f, ri, other))
+                steps.append((gain, -f, ri, other, bit))  # ordered by (gain, -f, ri): ri differs in every step
             if len(steps) > 1:
                 steps.sort(reverse=True)
-            for gain, minus_f, ri, other in steps:
-                count = 1 if gain or not once else 0
-                taken[other] += count
-                path.append(ri)
-                dfs(other, used | 1 << ri, foreign - minus_f, value + gain)
-                path.pop()
-                taken[other] -= count
+            for gain, minus_f, ri, other, bit in steps:
+                if gain or not once:
+                    taken[other] += 1
+                    path.append(ri)
+                    dfs(other, used | bit, foreign - minus_f, value + gain)
+                    path.pop()
+                    taken[other] -= 1
+                else:
+                    path.append(ri)
+                    dfs(other, used | bit, foreign - minus_f, value)
+                    path.pop()
 
         dfs(start, 0, 0, 0)
         return budget - left, left > 0
