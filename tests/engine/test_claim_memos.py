@@ -93,4 +93,25 @@ def test_gray_payments_from_pieces_equal_route_payments(edition: str) -> None:
         top = rng.choice([2, 4, 9])
         hand = [rng.randint(0, top) if rng.random() < 0.6 else 0 for _ in range(10)] + [rng.randint(0, 2)]
         for rep in gray:
-            assert claims._gray_payments(tables, g.rules, rep, hand) == pay.route_payments(rep, hand, g.rules)
+            assert claims._plain_payments(tables, g.rules, rep, hand) == pay.route_payments(rep, hand, g.rules)
+
+
+def test_ferries_the_hand_cannot_substitute_have_their_plain_payments() -> None:
+    """A ferry with substitutes (Nordic), from a hand too small for any substitute, is offered exactly the
+    payments of route_payments, put together from the plain pieces."""
+    g = Game("nordic", 2, 0)
+    tables = claims._claim_tables(g.edition)
+    ferries = [r for r in g.edition.routes if r.ferry and not r.substitute]
+    subst = g.rules.ferry_substitute_cards
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(3000):
+        hand = [0] * 11
+        for _ in range(rng.randint(0, 8)):
+            hand[rng.choice([*range(9), 10])] += 1
+        total = sum(hand) - hand[10]
+        for route in ferries:
+            if total < route.length + subst - 1:
+                assert claims._plain_payments(tables, g.rules, route, hand) == pay.route_payments(route, hand, g.rules)
+                checked += 1
+    assert checked > 1000

@@ -44,8 +44,10 @@ class _ClaimTables:
     * ``payments``: a coloured plain shape's, by (shape, (colour count, locomotives, +4 locomotives));
     * ``pieces``: a gray plain shape's payments in one colour (``payments.plain_payments``), by (shape,
       colour, that colour's count, locomotives, +4 locomotives usable), every count capped at the length:
-      a gray shape's payments are its pieces one colour after the other (``_gray_payments``), so they
+      a gray shape's payments are its pieces one colour after the other (``_plain_payments``), so they
       are put together from a few small, always-hit memos although the whole hand differs at every turn;
+      A ferry with substitutes is put together the same way while the hand holds too few cards for any
+      substitute (its payments are then those of a plain ferry);
     * ``by_hand``: for special shapes (which fill "any cards" in the order of the whole hand), one row
       per hand (without passenger cards), one slot per shape, filled when first asked. One lookup per
       move serves every such shape; hands recur a lot (in random play about four moves in five meet a
@@ -98,9 +100,10 @@ class _ClaimTables:
         return kept
 
 
-def _gray_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int]) -> list[Cards]:
-    """The canonical payments of `rep`'s gray plain shape: its pieces colour by colour (``pieces``), in the
-    order ``payments.route_payments`` lists them."""
+def _plain_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int]) -> list[Cards]:
+    """The canonical payments of `rep`'s shape without "any cards" (a gray plain shape, or a ferry whose
+    substitutes the hand cannot afford): its pieces colour by colour (``pieces``), in the order
+    ``payments.route_payments`` lists them."""
     length = rep.length
     wild = tables.wild.get(rep.index)
     if wild is None:
@@ -109,16 +112,17 @@ def _gray_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int]
     nplus = min(hand[PLUS4], length) if wild[1] else 0
     pieces = tables.pieces
     out: list[Cards] = []
-    for c in range(PLAIN_COLOURS):
+    first = 0 if rep.colour == GRAY else rep.colour
+    for c in range(PLAIN_COLOURS) if rep.colour == GRAY else (first,):
         have = hand[c]
-        if not have and c:
+        if not have and c != first:
             continue  # nothing in this colour (the all-wild payment comes with the first colour)
         key = (rep.index, c, min(have, length), nloco, nplus)
         piece = pieces.get(key)
         if piece is None:
             if len(pieces) > PAYMENT_CACHE_MAX:
                 pieces.clear()
-            piece = pieces[key] = pay.plain_payments(length, rep.ferry, c, have, nloco, nplus, c == 0)
+            piece = pieces[key] = pay.plain_payments(length, rep.ferry, c, have, nloco, nplus, c == first)
         out += piece
     return out
 
@@ -322,7 +326,11 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                 if blocked:
                     continue
                 if payments is None:
-                    if special:
+                    if special and rep.ferry and not rep.substitute and total < length + rules.ferry_substitute_cards - 1:
+                        # a ferry whose substitutes would need more cards than the hand holds (the length,
+                        # less one per replaced locomotive, plus the substitutes): only its plain payments
+                        payments = _plain_payments(tables, rules, rep, hand)
+                    elif special:
                         if row is None:
                             row = tables.hand_row(part)
                         payments = row[slot]
@@ -331,7 +339,7 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                                 order = pay.fill_order(hand)
                             payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules, order))
                     elif colour == GRAY:
-                        payments = _gray_payments(tables, rules, rep, hand)
+                        payments = _plain_payments(tables, rules, rep, hand)
                     else:
                         payments = _payments(tables, rules, rep, hand, part)
                 for cards in payments:
