@@ -4,6 +4,7 @@ declining the extra."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NO_CARD, PASSENGER, PLUS4, Cards
@@ -25,12 +26,109 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+PLAIN_COLOURS = len(COLOURS)
 RouteEntry = tuple[int, str, tuple[int, ...]]  # route index, id, the other lanes of its group
-ShapeGroup = tuple[int, bool, bool, list[tuple[int, Route, tuple[RouteEntry, ...]]]]
-PAYMENT_CACHE_MAX = 50_000  # canonical payments kept per edition (cleared when full)
+# length, a route of the shape (its payments stand for all), the shape's routes, and its slot in a row of
+# ``_ClaimTables.by_hand`` (special shapes; -1: a plain shape, see _ClaimTables)
+Shape = tuple[int, Route, tuple[RouteEntry, ...], int]
+ShapeGroup = tuple[int, bool, bool, list[Shape]]
+PAYMENT_CACHE_MAX = 50_000  # canonical payments (or pieces) of plain shapes kept per edition (cleared when full)
+HAND_CACHE_MAX = 20_000  # hands whose payments for special shapes are kept per edition (cleared when full)
+
+
+class _ClaimTables:
+    """Per edition: routes grouped by what their payments depend on, and memos of canonical payments (they
+    depend only on the route's shape and the part of the hand that can pay), so legal-move generation
+    mostly skips recomputing them:
+
+    * ``payments``: a coloured plain shape's, by (shape, (colour count, locomotives, +4 locomotives));
+    * ``pieces``: a gray plain shape's payments in one colour (``payments.plain_payments``), by (shape,
+      colour, that colour's count, locomotives, +4 locomotives usable), every count capped at the length:
+      a gray shape's payments are its pieces one colour after the other (``_plain_payments``), so they
+      are put together from a few small, always-hit memos although the whole hand differs at every turn;
+      A ferry with substitutes is put together the same way while the hand holds too few cards for any
+      substitute (its payments are then those of a plain ferry);
+    * ``by_hand``: for special shapes (which fill "any cards" in the order of the whole hand), one row
+      per hand (without passenger cards), one slot per shape, filled when first asked. One lookup per
+      move serves every such shape; hands recur a lot (in random play about four moves in five meet a
+      hand already seen), while per shape the keys were too many to keep;
+    * ``interned``: every special payment list once, so the rows hold references only.
+
+    `touched[r]`: the groups whose claims change when route r is claimed (its own group and its twin
+    lanes' groups). Freed with the edition's entry in the bounded cache."""
+
+    __slots__ = ("by_hand", "groups", "interned", "payments", "pieces", "slots", "touched", "wild")
+
+    def __init__(self, groups: list[ShapeGroup], routes: Sequence[Route], slots: int) -> None:
+        self.groups = groups
+        self.slots = slots
+        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
+        self.by_hand: dict[tuple[int, ...], list[list[Cards] | None]] = {}
+        self.interned: dict[tuple[Cards, ...], list[Cards]] = {}
+        self.pieces: dict[tuple[int, int, int, int, int], list[Cards]] = {}
+        self.wild: dict[int, tuple[bool, bool]] = {}  # per shape (its route's index): payments.wild_allowed
+        nroutes = len(routes)
+        group_of = [0] * nroutes
+        for gi, (_, _, _, shapes) in enumerate(groups):
+            for _, _, entries, _ in shapes:
+                for ri, _, _ in entries:
+                    group_of[ri] = gi
+        touched: list[tuple[int, ...]] = [() for _ in range(nroutes)]
+        for _, _, _, shapes in groups:
+            for _, _, entries, _ in shapes:
+                for ri, _, siblings in entries:
+                    touched[ri] = tuple(sorted({group_of[ri], *(group_of[o] for o in siblings)}))
+        self.touched = touched
+
+    def hand_row(self, whole: tuple[int, ...]) -> list[list[Cards] | None]:
+        """The row of payments for the hand `whole` (passenger cards left out), made empty if new."""
+        row = self.by_hand.get(whole)
+        if row is None:
+            if len(self.by_hand) >= HAND_CACHE_MAX:
+                self.by_hand.clear()
+            row = self.by_hand[whole] = [None] * self.slots
+        return row
+
+    def intern(self, payments: list[Cards]) -> list[Cards]:
+        """`payments`, or the equal list already kept (the memos hold each list once)."""
+        key = tuple(payments)
+        kept = self.interned.get(key)
+        if kept is None:
+            if len(self.interned) >= PAYMENT_CACHE_MAX:
+                self.interned.clear()
+            kept = self.interned[key] = payments
+        return kept
+
+
+def _plain_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int]) -> list[Cards]:
+    """The canonical payments of `rep`'s shape without "any cards" (a gray plain shape, or a ferry whose
+    substitutes the hand cannot afford): its pieces colour by colour (``pieces``), in the order
+    ``payments.route_payments`` lists them."""
+    length = rep.length
+    wild = tables.wild.get(rep.index)
+    if wild is None:
+        wild = tables.wild[rep.index] = pay.wild_allowed(rep, rules)
+    nloco = min(hand[LOCOMOTIVE], length) if wild[0] else 0
+    nplus = min(hand[PLUS4], length) if wild[1] else 0
+    pieces = tables.pieces
+    out: list[Cards] = []
+    first = 0 if rep.colour == GRAY else rep.colour
+    for c in range(PLAIN_COLOURS) if rep.colour == GRAY else (first,):
+        have = hand[c]
+        if not have and c != first:
+            continue  # nothing in this colour (the all-wild payment comes with the first colour)
+        key = (rep.index, c, min(have, length), nloco, nplus)
+        piece = pieces.get(key)
+        if piece is None:
+            if len(pieces) > PAYMENT_CACHE_MAX:
+                pieces.clear()
+            piece = pieces[key] = pay.plain_payments(length, rep.ferry, c, have, nloco, nplus, c == first)
+        out += piece
+    return out
 
 
 def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
+    """The canonical payments of `rep`'s coloured plain shape from `hand`, of which they depend only on `part`."""
     key = (rep.index, part)
     memo = tables.payments
     payments = memo.get(key)
@@ -41,38 +139,19 @@ def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], par
     return payments
 
 
-class _ClaimTables:
-    """Per edition: routes grouped by what their payments depend on, and a memo of canonical payments
-    (they depend only on the route's shape and the part of the hand that can pay), so legal-move
-    generation mostly skips recomputing them; `touched[r]`: the groups whose claims change when route r
-    is claimed (its own group and its twin lanes' groups). Freed with the edition's entry in the bounded cache."""
-
-    __slots__ = ("groups", "payments", "touched")
-
-    def __init__(self, groups: list[ShapeGroup], nroutes: int) -> None:
-        self.groups = groups
-        self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
-        group_of = [0] * nroutes
-        for gi, (_, _, _, shapes) in enumerate(groups):
-            for _, _, entries in shapes:
-                for ri, _, _ in entries:
-                    group_of[ri] = gi
-        touched: list[tuple[int, ...]] = [() for _ in range(nroutes)]
-        for _, _, _, shapes in groups:
-            for _, _, entries in shapes:
-                for ri, _, siblings in entries:
-                    touched[ri] = tuple(sorted({group_of[ri], *(group_of[o] for o in siblings)}))
-        self.touched = touched
+GroupClaims = tuple[tuple[tuple[int, ...], int], list[Action]]  # ((part of the hand, limit), the group's claims)
 
 
 class ClaimCache:
     """A game's claims kept between moves: per player and route group, (what the group's claims depended
     on, those claims), or None once a claim touched the group (see claim_actions). Entries are never
-    changed in place, so a copy shares them. Holds the edition's tables too (no cache lookup per move)."""
+    changed in place, so a copy shares them. Holds the edition's tables too (no cache lookup per move).
+    (Keeping every key's claims until the next claim was tried: hands seldom recur within a game, so it
+    rebuilt nearly as often and cost a hash per group and move.)"""
 
     __slots__ = ("players", "tables")
 
-    def __init__(self, tables: _ClaimTables, players: list[list[tuple[tuple[Any, ...], list[Action]] | None]]) -> None:
+    def __init__(self, tables: _ClaimTables, players: list[list[GroupClaims | None]]) -> None:
         self.tables = tables
         self.players = players
 
@@ -89,25 +168,32 @@ def new_claim_cache(g: Game) -> ClaimCache:
 def _claim_tables(ed: Edition) -> _ClaimTables:
     """Routes grouped by everything their payments depend on. Groups are keyed by (colour,
     locomotives usable, needs only a total-count check); within a group, shapes (length, tunnel,
-    ferry, substitution) come shortest first so the affordability scan can stop early."""
+    ferry, substitution) come shortest first so the affordability scan can stop early. Gray and special
+    shapes get a slot in the rows of payments per hand (see _ClaimTables)."""
     rules = ed.rules
     by_shape: dict[tuple[int, int, bool, int, int], list[Route]] = {}
     for r in ed.routes:
         by_shape.setdefault((r.colour, r.length, r.tunnel, r.ferry, r.substitute), []).append(r)
-    by_group: dict[tuple[int, bool, bool], list[tuple[int, Route, tuple[RouteEntry, ...]]]] = {}
+    by_group: dict[tuple[int, bool, bool], list[Shape]] = {}
+    slots = 0
     for (colour, length, _tunnel, ferry, substitute), routes in sorted(by_shape.items()):
         wild_ok = pay.wild_allowed(routes[0], rules)[0]
         special = bool(substitute or (ferry and rules.ferry_substitute_cards))
         entries = tuple(
             (r.index, r.id, tuple(o for o in ed.group_routes[r.group] if o != r.index) if r.group >= 0 else ()) for r in routes
         )
-        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries))
+        slot = -1
+        if special:
+            slot = slots
+            slots += 1
+        by_group.setdefault((colour, wild_ok, special), []).append((length, routes[0], entries, slot))
     return _ClaimTables(
         [
             (colour, wild_ok, special, sorted(shapes, key=lambda s: s[0]))
             for (colour, wild_ok, special), shapes in by_group.items()
         ],
-        len(ed.routes),
+        ed.routes,
+        slots,
     )
 
 
@@ -231,8 +317,10 @@ def claim_actions(g: Game, p: int) -> list[Action]:
     plus4 = hand[PLUS4]
     max_colour = max(hand[:8])
     total = sum(hand) - hand[PASSENGER]
-    hand_key = tuple(hand)
     new = tuple.__new__
+    whole: tuple[int, ...] | None = None  # the hand without passenger cards (they never pay for routes)
+    row: list[list[Cards] | None] | None = None  # its payments for special shapes (once one is needed)
+    order: list[int] | None = None  # its fill order (payments.fill_order), once a payment needs it
     out: list[Action] = []
     tables = g._claim_cache.tables
     cache = g._claim_cache.players[p]
@@ -242,14 +330,19 @@ def claim_actions(g: Game, p: int) -> list[Action]:
             limit = trains
         if shapes[0][0] > limit:
             continue
-        part = hand_key if colour == GRAY or special else (hand[colour], locos, plus4)
+        if special or colour == GRAY:
+            if whole is None:
+                whole = tuple(hand[:PASSENGER])
+            part = whole
+        else:
+            part = (hand[colour], locos, plus4)
         key = (part, limit)
         entry = cache[gi]
         if entry is not None and entry[0] == key:
             out.extend(entry[1])
             continue
         acts: list[Action] = []
-        for length, rep, entries in shapes:
+        for length, rep, entries, slot in shapes:
             if length > limit:
                 break
             payments = None
@@ -265,7 +358,22 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                 if blocked:
                     continue
                 if payments is None:
-                    payments = _payments(tables, rules, rep, hand, part)
+                    if special and rep.ferry and not rep.substitute and total < length + rules.ferry_substitute_cards - 1:
+                        # a ferry whose substitutes would need more cards than the hand holds (the length,
+                        # less one per replaced locomotive, plus the substitutes): only its plain payments
+                        payments = _plain_payments(tables, rules, rep, hand)
+                    elif special:
+                        if row is None:
+                            row = tables.hand_row(part)
+                        payments = row[slot]
+                        if payments is None:
+                            if order is None:
+                                order = pay.fill_order(hand)
+                            payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules, order))
+                    elif colour == GRAY:
+                        payments = _plain_payments(tables, rules, rep, hand)
+                    else:
+                        payments = _payments(tables, rules, rep, hand, part)
                 for cards in payments:
                     acts.append(new(Action, (CLAIM, rid, cards, None, None, None, None, None)))
         cache[gi] = (key, acts)

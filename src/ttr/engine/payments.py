@@ -94,9 +94,9 @@ def route_payment_problem(route: Route, cards: Cards, rules: Rules) -> str | Non
     return None
 
 
-def _fill_order(hand: list[int] | Cards) -> list[int]:
-    """The colours held, fewest first: the order "any" cards are taken in (see _fill_any)."""
-    return [c for _, c in sorted((hand[c], c) for c in range(_NCOL) if hand[c])]
+def fill_order(hand: list[int] | Cards) -> list[int]:
+    """The colours held, fewest first (ties: in colour order): the order "any" cards are taken in (see _fill_any)."""
+    return sorted([c for c in range(_NCOL) if hand[c]], key=hand.__getitem__)  # a stable sort keeps ties in order
 
 
 def _fill_any(hand: list[int] | Cards, pay: list[int], n: int, colour: int, order: list[int]) -> bool:
@@ -120,8 +120,9 @@ def _fill_any(hand: list[int] | Cards, pay: list[int], n: int, colour: int, orde
     return not n
 
 
-def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[Cards]:
-    """Canonical legal payments for `route` from `hand` (ignores trains and ownership)."""
+def route_payments(route: Route, hand: list[int] | Cards, rules: Rules, order: list[int] | None = None) -> list[Cards]:
+    """Canonical legal payments for `route` from `hand` (ignores trains and ownership). `order`: the hand's
+    ``fill_order``, if the caller has it already (it is computed otherwise)."""
     loco_ok, plus4_ok = wild_allowed(route, rules)
     length = route.length
     nloco = hand[LOCOMOTIVE] if loco_ok else 0
@@ -130,7 +131,8 @@ def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[
     out: list[Cards] = []
     if route.substitute:
         s = route.substitute
-        order = _fill_order(hand)
+        if order is None:
+            order = fill_order(hand)
         for c in colours:
             if not hand[c] and not nloco + nplus:
                 continue
@@ -148,7 +150,8 @@ def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[
                 out.append(tuple(pay))
         return _dedupe(out)
     subst = rules.ferry_substitute_cards if route.ferry else 0
-    order = _fill_order(hand) if subst else []
+    if order is None:
+        order = fill_order(hand) if subst else []
     for c in colours:
         have = hand[c]
         if subst:
@@ -166,17 +169,26 @@ def route_payments(route: Route, hand: list[int] | Cards, rules: Rules) -> list[
                     if _fill_any(hand, pay, subst * k, c, order):
                         out.append(tuple(pay))
             continue
-        low = max(route.ferry, length - have)
-        for w in range(low, min(length, nloco + nplus) + 1):
-            if w == length and c != colours[0]:
-                continue  # the all-wild payment is the same for every colour
-            pay = [0] * NCARDS
-            pay[c] = length - w
-            p4 = min(w, nplus)
-            pay[PLUS4] = p4
-            pay[LOCOMOTIVE] = w - p4
-            out.append(tuple(pay))
+        out.extend(plain_payments(length, route.ferry, c, have, nloco, nplus, c == colours[0]))
     return _dedupe(out)
+
+
+def plain_payments(length: int, ferry: int, c: int, have: int, nloco: int, nplus: int, first: bool) -> list[Cards]:
+    """The canonical payments in colour c of a route without "any cards" (``route_payments`` lists them colour
+    by colour): `have` cards of c, `nloco` and `nplus` wild ones usable here, `ferry` locomotives required;
+    the all-wild payment only when `first` (it is the same for every colour). They depend on each count only
+    up to the length, so a caller may cap the counts at it."""
+    out: list[Cards] = []
+    for w in range(max(ferry, length - have), min(length, nloco + nplus) + 1):
+        if w == length and not first:
+            continue
+        pay = [0] * NCARDS
+        pay[c] = length - w
+        p4 = min(w, nplus)
+        pay[PLUS4] = p4
+        pay[LOCOMOTIVE] = w - p4
+        out.append(tuple(pay))
+    return out
 
 
 def _dedupe(items: list[Cards]) -> list[Cards]:

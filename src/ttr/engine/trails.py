@@ -44,37 +44,43 @@ def best_trails(
     area = edition.city_area
     once = one_token_per_city
     best: dict[int, Trip] = {}
+    best_value = [0] * (max_foreign + 1)  # best[f][0] (0 while there is none)
     taken = [0] * edition.ncities  # tokens taken per city on the current trail
     path: list[int] = []
-    # city -> (route, other city, 1 if an opponent's), over claimed routes that do not enter a country area
-    moves: list[list[tuple[int, int, int]] | None] = [None] * edition.ncities
+    # city -> (route, other city, 1 if an opponent's, the route's bit in `used`), over claimed routes
+    # that do not enter a country area
+    moves: list[list[tuple[int, int, int, int]] | None] = [None] * edition.ncities
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
-        seen: set[tuple[int, int]] = set()
+        seen: list[set[int] | None] = [None] * edition.ncities  # per city, the sets of routes used met there
         left = budget
 
         def dfs(city: int, used: int, foreign: int, value: int) -> None:
             nonlocal left
             if left <= 0:
                 return
-            key = (city, used)
-            if key in seen:
+            met = seen[city]
+            if met is None:
+                seen[city] = {used}
+            elif used in met:
                 return
-            seen.add(key)
+            else:
+                met.add(used)
             left -= 1
-            if path and value > best.get(foreign, (0,))[0]:
+            if path and value > best_value[foreign]:
+                best_value[foreign] = value
                 best[foreign] = (value, path.copy())
             here = moves[city]
             if here is None:
                 here = moves[city] = [
-                    (ri, other, int(route_owner[ri] != player))
+                    (ri, other, int(route_owner[ri] != player), 1 << ri)
                     for ri, other in adjacency[city]
                     if route_owner[ri] >= 0 and area[other] is None
                 ]
             steps = []
-            for ri, other, f in here:
-                if used >> ri & 1 or foreign + f > cap:
+            for ri, other, f, bit in here:
+                if used & bit or foreign + f > cap:
                     continue
                 k = taken[other]
                 if once and (k or other == start):
@@ -82,16 +88,20 @@ def best_trails(
                 else:
                     stack = merch[other]
                     gain = stack[-1 - k] if k < len(stack) else 0
-                steps.append((gain, -f, ri, other))
+                steps.append((gain, -f, ri, other, bit))  # ordered by (gain, -f, ri): ri differs in every step
             if len(steps) > 1:
                 steps.sort(reverse=True)
-            for gain, minus_f, ri, other in steps:
-                count = 1 if gain or not once else 0
-                taken[other] += count
-                path.append(ri)
-                dfs(other, used | 1 << ri, foreign - minus_f, value + gain)
-                path.pop()
-                taken[other] -= count
+            for gain, minus_f, ri, other, bit in steps:
+                if gain or not once:
+                    taken[other] += 1
+                    path.append(ri)
+                    dfs(other, used | bit, foreign - minus_f, value + gain)
+                    path.pop()
+                    taken[other] -= 1
+                else:
+                    path.append(ri)
+                    dfs(other, used | bit, foreign - minus_f, value)
+                    path.pop()
 
         dfs(start, 0, 0, 0)
         return budget - left, left > 0

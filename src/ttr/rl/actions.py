@@ -308,7 +308,7 @@ class ActionCodec:
         nplus = hand[PLUS4] if plus4_ok else 0
         length = route.length
         out: dict[Cards, int] = {}
-        order = pay._fill_order(hand)
+        order = pay.fill_order(hand)
         if rc.kind == SUBSTITUTE:
             s = route.substitute
             for ci, c in enumerate(rc.colours):
