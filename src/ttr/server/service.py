@@ -610,14 +610,16 @@ class GameService:
         game = game_from_position(json.loads(row.position))
         stored = len(game.history)
         act_rows = conn.execute(
-            sa.select(actions.c.seat, actions.c.reveals, sa.case((actions.c.idx >= stored, actions.c.action), else_=None))
+            sa.select(
+                actions.c.seat, actions.c.reveals, sa.case((actions.c.idx >= stored, actions.c.action), else_=None).label("action")
+            )
             .where(actions.c.game_id == game_id)
             .order_by(actions.c.idx)
         ).all()
         if stored > len(act_rows) or len(ev_rows) != row.seq:
             raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
         for a in act_rows[stored:]:  # the actions since the stored position (see position_due)
-            game.apply(Action.from_json(json.loads(a[2])), a.seat)
+            game.apply(Action.from_json(json.loads(a.action)), a.seat)
         return LiveGame(
             id=row.id,
             edition=row.edition,
