@@ -609,12 +609,9 @@ class GameService:
         ev_rows = conn.execute(sa.select(events).where(events.c.game_id == game_id).order_by(events.c.seq)).all()
         game = game_from_position(json.loads(row.position))
         stored = len(game.history)
+        since = sa.case((actions.c.idx >= stored, actions.c.action), else_=None).label("action")  # only those replayed
         act_rows = conn.execute(
-            sa.select(
-                actions.c.seat, actions.c.reveals, sa.case((actions.c.idx >= stored, actions.c.action), else_=None).label("action")
-            )
-            .where(actions.c.game_id == game_id)
-            .order_by(actions.c.idx)
+            sa.select(actions.c.seat, actions.c.reveals, since).where(actions.c.game_id == game_id).order_by(actions.c.idx)
         ).all()
         if stored > len(act_rows) or len(ev_rows) != row.seq:
             raise RuntimeError(f"game {game_id}: stored position, actions and events disagree")
