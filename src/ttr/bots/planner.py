@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.actions import DRAW_TICKETS, Action
 from ..engine.phases import Phase
 from ..engine.view import PlayerView
-from .board import INF, ROUTE_OVERHEAD, Plan, components, route_weights, shortest_path
+from .board import INF, ROUTE_OVERHEAD, Plan, components, map_info, route_weights, shortest_path
 from .scripted import ScriptedBot
 from .situation import Situation, seen_racers
 from .tactics import best_payment, card_needs, payment_cost
@@ -30,6 +30,12 @@ BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much l
 # the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
+# From this many players: no cheap blocks, and the longest open routes (the longest class, and half
+# as much the next) weigh CROWD_CONTEST more in the plan from the first turn (others will take
+# them). Measured at 4-player USA, one planner against three racers, 800 games on each of two
+# seed sets: 53.9% -> 57.8% (seed 2001), 56.0% -> 60.0% (seed 3001); docs/tournaments.md.
+CROWD_PLAYERS = 4
+CROWD_CONTEST = 2.0
 # ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
 PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
 
@@ -42,7 +48,7 @@ class PlannerBot(ScriptedBot):
     def __init__(
         self,
         seed: int | None = None,
-        block: bool = True,
+        block: bool | None = None,
         ticket_safety: float | None = None,
         draw_threshold: float = 4.0,
         tempo_vs_racers: bool = False,
@@ -54,9 +60,18 @@ class PlannerBot(ScriptedBot):
         clock_hand: float = 0.0,
         overhead: float | None = None,
         points_weight: float | None = None,
+        contest: float | None = None,
+        contest_all: bool | None = None,
+        contest_second: float = 0.5,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # None: the defaults by player count (CROWD_* below, measured at 4-player USA).
+        self.contest_option = contest
+        self.contest_all_option = contest_all
+        self.contest = 0.0
+        self.contest_all = False
+        self.contest_second = contest_second
         # Options measured against the racer and left off by default (docs/tournaments.md): none
         # of them raised the win rate at 2-player USA.
         self.hand_cost = hand_cost
@@ -70,7 +85,8 @@ class PlannerBot(ScriptedBot):
         self.overhead_option = overhead
         self.tempo_vs_racers = tempo_vs_racers
         self.points_weight_option = points_weight
-        self.block_enabled = block
+        self.block_option = block
+        self.block_enabled = True
         # Mid-game ticket choices assume only this share of the turns left; None: 0.35 with two
         # players (a duel ends faster and racing pays), 0.5 with more (measured, docs/tournaments.md).
         self.safety_option = ticket_safety
@@ -88,11 +104,54 @@ class PlannerBot(ScriptedBot):
         duel = view.players == 2 and view.edition.id not in PLAIN_DUEL_EDITIONS
         duel = duel or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
+        crowd = view.players >= CROWD_PLAYERS
+        self.block_enabled = self.block_option if self.block_option is not None else not crowd
+        self.contest = self.contest_option if self.contest_option is not None else CROWD_CONTEST if crowd else 0.0
+        self.contest_all = self.contest_all_option if self.contest_all_option is not None else crowd
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
         else:
             self.points_weight = TEMPO_POINTS_WEIGHT if duel else 0.0
         return super().situation(view)
+
+    # ------------------------------------------------------------------ contested long routes
+    def contested(self, view: PlayerView) -> dict[int, float]:
+        """Open routes a racer is after: the longest class still open (share 1) and the next one, 4 or
+        longer (share ``contest_second``). With ``contest_all`` from the first turn, else only once an
+        opponent is seen racing (``situation.seen_racers``, public play only)."""
+        if self.contest <= 0 or view.players < 2:
+            return {}
+        if not self.contest_all and not seen_racers(view):
+            return {}
+        info = map_info(view.edition)
+        owner = view.route_owner
+        top = max((info.length[r] for r in range(info.nroutes) if owner[r] < 0), default=0)
+        out: dict[int, float] = {}
+        for r in range(info.nroutes):
+            if owner[r] >= 0:
+                continue
+            length = info.length[r]
+            if length >= top:
+                out[r] = 1.0
+            elif length == top - 1 and length >= 4:
+                out[r] = self.contest_second
+        return out
+
+    def plan_key(self, view: PlayerView) -> tuple[Any, ...]:
+        # Replan when the contested routes may change: the racers seen (unless contested from the start).
+        if self.contest <= 0 or self.contest_all:
+            return ()
+        return (tuple(seen_racers(view)),)
+
+    def extra_weights(self, view: PlayerView) -> list[float] | None:
+        """``contest`` more planning weight on the contested routes (``contest_second`` of it on the next class)."""
+        shares = self.contested(view)
+        if not shares:
+            return None
+        out = [0.0] * len(view.route_owner)
+        for r, share in shares.items():
+            out[r] = self.contest * share
+        return out
 
     def keep(self, s: Situation, legal: Sequence[Action]) -> Action:
         self.seen_tickets.update(s.view.offered)
