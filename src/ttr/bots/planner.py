@@ -30,12 +30,10 @@ BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much l
 # the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
-# From this many players: no cheap blocks, and the longest open routes (the longest class, and half
-# as much the next) weigh CROWD_CONTEST more in the plan from the first turn (others will take
-# them). Measured at 4-player USA, one planner against three racers, 800 games on each of two
-# seed sets: 53.9% -> 57.8% (seed 2001), 56.0% -> 60.0% (seed 3001); docs/tournaments.md.
+# From this many players the planner makes no cheap blocks: at 4-player USA against three racers
+# (800 games) 53.9% -> 56.5% on seed 2001, 56.0% -> 59.1% on seed 3001; neutral against three
+# Route Focus or Destination Hungry bots and on Europe (docs/tournaments.md).
 CROWD_PLAYERS = 4
-CROWD_CONTEST = 2.0
 # ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
 PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
 
@@ -60,17 +58,18 @@ class PlannerBot(ScriptedBot):
         clock_hand: float = 0.0,
         overhead: float | None = None,
         points_weight: float | None = None,
-        contest: float | None = None,
-        contest_all: bool | None = None,
+        contest: float = 0.0,
+        contest_all: bool = False,
         contest_second: float = 0.5,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
-        # None: the defaults by player count (CROWD_* below, measured at 4-player USA).
-        self.contest_option = contest
-        self.contest_all_option = contest_all
-        self.contest = 0.0
-        self.contest_all = False
+        # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
+        # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
+        # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
+        # (26.0% -> 21.2%), and at 2 players it lost (docs/tournaments.md).
+        self.contest = contest
+        self.contest_all = contest_all
         self.contest_second = contest_second
         # Options measured against the racer and left off by default (docs/tournaments.md): none
         # of them raised the win rate at 2-player USA.
@@ -106,8 +105,6 @@ class PlannerBot(ScriptedBot):
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
         crowd = view.players >= CROWD_PLAYERS
         self.block_enabled = self.block_option if self.block_option is not None else not crowd
-        self.contest = self.contest_option if self.contest_option is not None else CROWD_CONTEST if crowd else 0.0
-        self.contest_all = self.contest_all_option if self.contest_all_option is not None else crowd
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
         else:
