@@ -30,10 +30,11 @@ BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much l
 # the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
-# From this many players the planner makes no cheap blocks: at 4-player USA against three racers
-# (800 games) 53.9% -> 56.5% on seed 2001, 56.0% -> 59.1% on seed 3001; neutral against three
-# Route Focus or Destination Hungry bots and on Europe (docs/tournaments.md).
-CROWD_PLAYERS = 4
+# The planner makes its cheap blocks only at these player counts. At 4 players against three racers
+# at USA (800 games): 53.9% -> 56.5% without blocks on seed 2001, 56.0% -> 59.1% on seed 3001; at 2
+# players against the racer: +0.6 to +3.0 points on four seed sets (2400 games); at 3 players it
+# lost against two Route Focus bots (36.3% -> 33.0%, 300 games); docs/tournaments.md.
+BLOCK_PLAYERS = frozenset({3})
 # ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
 PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
 
@@ -103,8 +104,7 @@ class PlannerBot(ScriptedBot):
         duel = view.players == 2 and view.edition.id not in PLAIN_DUEL_EDITIONS
         duel = duel or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
-        crowd = view.players >= CROWD_PLAYERS
-        self.block_enabled = self.block_option if self.block_option is not None else not crowd
+        self.block_enabled = self.block_option if self.block_option is not None else view.players in BLOCK_PLAYERS
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
         else:
