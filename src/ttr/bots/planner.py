@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.actions import DRAW_TICKETS, Action
 from ..engine.phases import Phase
 from ..engine.view import PlayerView
-from .board import INF, ROUTE_OVERHEAD, Plan, components, route_weights, shortest_path
+from .board import INF, ROUTE_OVERHEAD, Plan, components, map_info, route_weights, shortest_path
 from .scripted import ScriptedBot
 from .situation import Situation, seen_racers
 from .tactics import best_payment, card_needs, payment_cost
@@ -30,6 +30,11 @@ BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much l
 # the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
+# The planner makes its cheap blocks only at these player counts. At 4 players against three racers
+# at USA (800 games): 53.9% -> 56.5% without blocks on seed 2001, 56.0% -> 59.1% on seed 3001; at 2
+# players against the racer: +0.6 to +3.0 points on four seed sets (2400 games); at 3 players it
+# lost against two Route Focus bots (36.3% -> 33.0%, 300 games); docs/tournaments.md.
+BLOCK_PLAYERS = frozenset({3})
 # ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
 PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
 
@@ -42,7 +47,7 @@ class PlannerBot(ScriptedBot):
     def __init__(
         self,
         seed: int | None = None,
-        block: bool = True,
+        block: bool | None = None,
         ticket_safety: float | None = None,
         draw_threshold: float = 4.0,
         tempo_vs_racers: bool = False,
@@ -54,9 +59,19 @@ class PlannerBot(ScriptedBot):
         clock_hand: float = 0.0,
         overhead: float | None = None,
         points_weight: float | None = None,
+        contest: float = 0.0,
+        contest_all: bool = False,
+        contest_second: float = 0.5,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
+        # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
+        # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
+        # (26.0% -> 21.2%), and at 2 players it lost (docs/tournaments.md).
+        self.contest = contest
+        self.contest_all = contest_all
+        self.contest_second = contest_second
         # Options measured against the racer and left off by default (docs/tournaments.md): none
         # of them raised the win rate at 2-player USA.
         self.hand_cost = hand_cost
@@ -70,7 +85,8 @@ class PlannerBot(ScriptedBot):
         self.overhead_option = overhead
         self.tempo_vs_racers = tempo_vs_racers
         self.points_weight_option = points_weight
-        self.block_enabled = block
+        self.block_option = block
+        self.block_enabled = True
         # Mid-game ticket choices assume only this share of the turns left; None: 0.35 with two
         # players (a duel ends faster and racing pays), 0.5 with more (measured, docs/tournaments.md).
         self.safety_option = ticket_safety
@@ -88,11 +104,51 @@ class PlannerBot(ScriptedBot):
         duel = view.players == 2 and view.edition.id not in PLAIN_DUEL_EDITIONS
         duel = duel or (self.tempo_vs_racers and bool(seen_racers(view)))
         self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
+        self.block_enabled = self.block_option if self.block_option is not None else view.players in BLOCK_PLAYERS
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
         else:
             self.points_weight = TEMPO_POINTS_WEIGHT if duel else 0.0
         return super().situation(view)
+
+    # ------------------------------------------------------------------ contested long routes
+    def contested(self, view: PlayerView) -> dict[int, float]:
+        """Open routes a racer is after: the longest class still open (share 1) and the next one, 4 or
+        longer (share ``contest_second``). With ``contest_all`` from the first turn, else only once an
+        opponent is seen racing (``situation.seen_racers``, public play only)."""
+        if self.contest <= 0 or view.players < 2:
+            return {}
+        if not self.contest_all and not seen_racers(view):
+            return {}
+        info = map_info(view.edition)
+        owner = view.route_owner
+        top = max((info.length[r] for r in range(info.nroutes) if owner[r] < 0), default=0)
+        out: dict[int, float] = {}
+        for r in range(info.nroutes):
+            if owner[r] >= 0:
+                continue
+            length = info.length[r]
+            if length >= top:
+                out[r] = 1.0
+            elif length == top - 1 and length >= 4:
+                out[r] = self.contest_second
+        return out
+
+    def plan_key(self, view: PlayerView) -> tuple[Any, ...]:
+        # Replan when the contested routes may change: the racers seen (unless contested from the start).
+        if self.contest <= 0 or self.contest_all:
+            return ()
+        return (tuple(seen_racers(view)),)
+
+    def extra_weights(self, view: PlayerView) -> list[float] | None:
+        """``contest`` more planning weight on the contested routes (``contest_second`` of it on the next class)."""
+        shares = self.contested(view)
+        if not shares:
+            return None
+        out = [0.0] * len(view.route_owner)
+        for r, share in shares.items():
+            out[r] = self.contest * share
+        return out
 
     def keep(self, s: Situation, legal: Sequence[Action]) -> Action:
         self.seen_tickets.update(s.view.offered)

@@ -98,6 +98,7 @@ class ScriptedBot(Bot):
             tuple(view.station_owner),
             view.stations_left[me],
             tuple(view.hand or ()) if self.hand_cost else (),
+            self.plan_key(view),
         )
         plan = self._plan if key == self._plan_key else None
         if not self.history or self.history[-1][0] != view.turn:
@@ -116,7 +117,16 @@ class ScriptedBot(Bot):
             clock_hand=self.clock_hand,
             overhead=self.overhead,
             points_weight=self.points_weight,
+            extra_weights=self.extra_weights(view),
         )
+
+    def plan_key(self, view: PlayerView) -> tuple[Any, ...]:
+        """What else, beyond the board, tickets and trains, the plan depends on (replan when it changes)."""
+        return ()
+
+    def extra_weights(self, view: PlayerView) -> list[float] | None:
+        """Extra planning weight per route (None: none); see ``Situation``."""
+        return None
 
     # ------------------------------------------------------------------ what the bot wants
     def targets(self, s: Situation) -> list[int]:

@@ -169,6 +169,7 @@ class Situation:
         clock_hand: float = 0.0,
         overhead: float = ROUTE_OVERHEAD,
         points_weight: float = 0.0,
+        extra_weights: Sequence[float] | None = None,
     ) -> None:
         self.view = view
         self.info = info = map_info(view.edition)
@@ -187,6 +188,9 @@ class Situation:
         self.plan_weights = hand_weights(info, self.rules, self.weights, self.hand, hand_cost) if hand_cost else self.weights
         if overhead != ROUTE_OVERHEAD or points_weight:
             self.plan_weights = turn_weights(info, self.plan_weights, overhead, points_weight)
+        if extra_weights is not None:
+            # Extra planning weight per open route (e.g. the risk an opponent takes it first).
+            self.plan_weights = [w if w in (0.0, INF) else w + x for w, x in zip(self.plan_weights, extra_weights, strict=True)]
         self.borrow = borrow_weights(info, view) if use_stations else None
         self.stations = view.stations_left[me] if use_stations else 0
         self.plan: Plan = plan or plan_network(
