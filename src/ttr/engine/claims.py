@@ -199,23 +199,29 @@ def _claim_tables(ed: Edition) -> _ClaimTables:
 
 # ------------------------------------------------------------------ legality
 def lane_closed(g: Game, route: Route, p: int) -> bool:
-    if route.group < 0:
-        return False
-    all_lanes = g.n >= g.rules.all_lanes_min_players
-    owner = g.route_owner
-    for other in g.edition.group_routes[route.group]:
-        o = owner[other]
-        if o >= 0 and (o == p or not all_lanes):
-            return True
-    return False
+    """Whether the double-route rule closes `route` to p (lane_problem gives which way)."""
+    return lane_problem(g, route, p) is not None
 
 
 def lane_problem(g: Game, route: Route, p: int) -> str | None:
     """``own_lane`` if p owns a twin lane of `route`, ``lane_closed`` if another twin closes it to p (fewer players
     than all_lanes_min_players), else None: the double-route rule, for the problem codes and the refusals alike."""
-    if route.group < 0 or not lane_closed(g, route, p):
+    if route.group < 0:
         return None
-    return "own_lane" if any(g.route_owner[o] == p for o in g.edition.group_routes[route.group]) else "lane_closed"
+    return lane_code(g.route_owner, g.edition.group_routes[route.group], p, g.n >= g.rules.all_lanes_min_players)
+
+
+def lane_code(owner: list[int], lanes: Sequence[int], p: int, all_lanes: bool) -> str | None:
+    """lane_problem from its parts: the route owners, the lanes of the double, and whether every lane is open at
+    this player count (own_lane wins over lane_closed)."""
+    code = None
+    for lane in lanes:
+        o = owner[lane]
+        if o == p:
+            return "own_lane"
+        if o >= 0 and not all_lanes:
+            code = "lane_closed"
+    return code
 
 
 ProblemRow = tuple[int, str, int, int, tuple[int, ...]]  # route index, id, length, colour, the other lanes of its double
@@ -234,8 +240,8 @@ def claim_problem_codes(g: Game, p: int) -> dict[str, str]:
     """Why p cannot claim each route it cannot claim now, as a code: route id -> ``claimed``, ``own_lane``,
     ``lane_closed``, ``trains`` (fewer trains than its length) or ``cards`` (no legal payment in p's hand); a
     route left out is claimable. Whether a payment exists is read from the claims of ``claim_actions`` (cached
-    between calls), so these answers and the legal claims cannot disagree; the double-route answers follow
-    ``lane_problem`` (a test compares them route by route). What the server sends (the parameters of each answer
+    between calls), so these answers and the legal claims cannot disagree; the double-route answers are
+    ``lane_code``'s, as the refusals' (lane_problem). What the server sends (the parameters of each answer
     are facts of the map and the view: see claim_problems)."""
     payable = {a.route for a in claim_actions(g, p)}
     owner = g.route_owner
@@ -248,14 +254,7 @@ def claim_problem_codes(g: Game, p: int) -> dict[str, str]:
         if owner[index] >= 0:
             out[rid] = "claimed"
             continue
-        lane = None
-        for t in twins:  # lane_problem, inline: own_lane wins over lane_closed
-            ot = owner[t]
-            if ot == p:
-                lane = "own_lane"
-                break
-            if ot >= 0 and not all_lanes:
-                lane = "lane_closed"
+        lane = lane_code(owner, twins, p, all_lanes) if twins else None
         out[rid] = lane if lane is not None else "trains" if trains < length else "cards"
     return out
 

@@ -274,9 +274,8 @@ class Hub:
             while True:
                 self._bots_again.discard(game_id)
                 outcome, live = await self._bot_turn(game_id)
-                if outcome == "moved":
-                    pass  # announced by Hub.change, which schedules this game again if a bot is to move
-                elif outcome == "stale" and live.seq != tried_seq:
+                # "moved" was announced by Hub.change, which schedules this game again if a bot is to move
+                if outcome == "stale" and live.seq != tried_seq:
                     tried_seq = live.seq  # the game moved under us (an undo, another process): look again
                     self._bots_again.add(game_id)
                 if game_id not in self._bots_again:
