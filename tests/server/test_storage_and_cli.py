@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -160,6 +162,19 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
             assert rss["end_mib"] <= rss["max_mib"]
             expected = round(100 * (rss["end_mib"] - rss["after_warmup_mib"]) / rss["after_warmup_mib"], 1)
             assert abs(rss["growth_after_warmup_pct"] - expected) < 0.5
+
+
+def test_loadtest_json_report_is_alone_on_stdout_with_its_own_server():
+    """The server `ttr loadtest` starts prints its banner on stderr, so `--json` output parses as it is."""
+    run = subprocess.run(
+        [sys.executable, "-m", "ttr", "loadtest", "--games", "1", "--duration", "2", "--think", "0", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["games_started"] >= 1
+    assert "ttr serve:" in run.stderr
 
 
 def test_rss_sampler_report():

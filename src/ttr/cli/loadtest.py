@@ -83,7 +83,8 @@ def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[
             "--log-level",
             "warning",
             "--no-limits",  # one client playing hundreds of games: every per-client limit would refuse it
-        ]
+        ],
+        stdout=2,  # its banner goes to stderr: this command's stdout is its report (--json)
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
