@@ -12,6 +12,7 @@
     discard red                          the discard pile
     rest deck                            where every card not named goes: deck, discard, or a player (p1)
     ticket deck a-b, c-d                 the regular ticket deck, top first
+    ticket deck long a-b, c-d            a named ticket deck (Europe's long, Märklin's short and long)
     merchandise hamburg 2, 1             a city's merchandise stack, top first
     current 1                            any other field of the position: an integer, integers, or a word
 
@@ -66,7 +67,7 @@ def arrange(
     routes: Mapping[str, int] | None = None,
     stations: Mapping[str, int] | None = None,
     tickets: Mapping[int, Sequence[str]] | Sequence[Sequence[str]] | None = None,
-    ticket_deck: Sequence[str] | None = None,
+    ticket_deck: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
     passengers: Sequence[Sequence[str | None]] | None = None,
     merchandise: Mapping[str, Sequence[int]] | None = None,
     **fields: Any,
@@ -83,7 +84,8 @@ def arrange(
     stations: city -> owner (stations left follow).
     tickets: per player (mapping or list), the ticket ids held; they leave the ticket decks, and the
       tickets held before that are not named go out of the game (still counted).
-    ticket_deck: the regular ticket deck, top first.
+    ticket_deck: the regular ticket deck, top first; or deck name -> that deck, top first (the decks not
+      named keep theirs).
     passengers: per player, city ids / None / "gone". merchandise: city -> stack, top first (cities not
       named keep theirs).
     fields: any other key of ``to_dict()`` (phase, current, trains, tokens, ...), set as is.
@@ -136,7 +138,8 @@ def arrange(
         d["ticket_decks"] = {k: [t for t in v if t not in named] for k, v in d["ticket_decks"].items()}
         d["removed_tickets"] = [t for t in d["removed_tickets"] if t not in named] + dropped
     if ticket_deck is not None:
-        d["ticket_decks"] = {**d["ticket_decks"], "regular": list(reversed(ticket_deck))}
+        named_decks = ticket_deck if isinstance(ticket_deck, Mapping) else {"regular": ticket_deck}
+        d["ticket_decks"] = {**d["ticket_decks"], **{k: list(reversed(v)) for k, v in named_decks.items()}}
     if passengers is not None:
         d["passengers"] = [list(ps) for ps in passengers]
     if merchandise is not None:
@@ -247,7 +250,11 @@ def _line(game: Game, ed: Edition, n: int, line: str, parts: dict[str, Any]) -> 
         else:
             raise ScenarioError(f"rest goes to deck, discard or a player (p0..p{n - 1}), not {where!r}")
     elif word == "ticket" and rest.startswith("deck"):
-        parts["ticket_deck"] = [_known(ed.ticket_index, "ticket", t) for t in _items(rest[4:])]
+        items = _items(rest[4:])
+        deck = items.pop(0) if items and items[0] in ed.ticket_decks else "regular"  # ticket ids are never deck names
+        if deck not in ed.ticket_decks:
+            raise ScenarioError(f"name the ticket deck: {', '.join(ed.ticket_decks)}")
+        parts.setdefault("ticket_deck", {})[deck] = [_known(ed.ticket_index, "ticket", t) for t in items]
     elif word == "merchandise":
         city, _, stack = rest.strip().partition(" ")
         parts.setdefault("merchandise", {})[_known(ed.city_index, "city", city)] = [int(x) for x in _items(stack)]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from positions import arrange, started
+from positions import scenario
 from ttr.bots.rollout import TICKET_MIN_ALL, TICKET_MIN_TRAINS, RolloutPolicy, play_out
+from ttr.editions import get_edition
 from ttr.engine import Action, Game
 from ttr.engine.actions import DRAW_TICKETS, KEEP_TICKETS
 
@@ -21,10 +22,17 @@ def test_playout_finishes_the_game(edition: str, players: int) -> None:
 
 def offer(tickets: list[str], trains: int) -> Game:
     """Player 0 to choose among `tickets` (just drawn), holding no ticket, with `trains` trains."""
-    g = started("usa", 2, seed=3)
-    ed = g.edition
-    rest = [t.id for t in ed.tickets if t.id not in tickets and t.id != "boston-miami"]
-    g = arrange(g, tickets=[[], ["boston-miami"]], ticket_deck=[*tickets, *rest], current=0, phase="turn", trains=[trains, 45])
+    rest = [t.id for t in get_edition("usa").tickets if t.id not in tickets and t.id != "boston-miami"]
+    g = scenario(
+        f"""
+        usa 2p seed 3
+        p1 tickets boston-miami
+        ticket deck {", ".join([*tickets, *rest])}
+        trains {trains}, 45
+        phase turn
+        current 0
+        """
+    )
     g.step(Action(DRAW_TICKETS))
     assert g.phase == "keep_tickets"
     return g
@@ -55,7 +63,15 @@ def test_short_of_trains_it_keeps_only_what_it_can_reach() -> None:
     ],
 )
 def test_draws_tickets_only_while_trains_are_plentiful(mine: int, theirs: int, draws: bool) -> None:
-    g = started("usa", 2, seed=3)
-    g = arrange(g, tickets=[[], []], current=0, phase="turn", trains=[mine, theirs], hands={0: {}, 1: {}})
+    g = scenario(
+        f"""
+        usa 2p seed 3
+        hands none
+        tickets none
+        trains {mine}, {theirs}
+        phase turn
+        current 0
+        """
+    )
     action = RolloutPolicy(g).act(g)
     assert (action.type == DRAW_TICKETS) is draws

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from positions import (
-    arrange,
     assert_claims_pay_validly,
     assert_round_trips,
     assert_views_hide_tickets,
@@ -192,7 +191,14 @@ def test_long_ferry_two_icons_rest_one_colour_locomotives_wild() -> None:
     ],
 )
 def test_tunnel_extra_cost_counts_the_played_colour_and_locomotives(revealed: list[str], extra: int) -> None:
-    g = arrange(eu(), hands={0: {"blue": 5, "locomotive": 3}}, deck_top=revealed, current=0)
+    g = scenario(
+        f"""
+        europe 2p
+        p0 hand 5blue+3L
+        deck {", ".join(revealed)}
+        current 0
+        """
+    )
     events = g.apply(claim(TUNNEL, blue=2))
     reveal = next(e.public() for e in events if e.type == "tunnel_reveal")
     assert reveal["revealed"] == revealed and reveal["extra"] == extra
@@ -452,13 +458,21 @@ def test_station_cards_are_discarded_and_unbuilt_stations_score_four() -> None:
 
 # ---------------------------------------------------------------- stations: borrowing at the end
 
-EAST = {"frankfurt-munchen": 0, "munchen-wien": 0}  # player 0: Frankfurt–München–Wien
-WEST = {"dieppe-london/1": 0, "edinburgh-london/1": 0}  # player 0: Dieppe–London–Edinburgh
+EAST = "frankfurt-munchen, munchen-wien"  # Frankfurt–München–Wien
+WEST = "dieppe-london/1, edinburgh-london/1"  # Dieppe–London–Edinburgh
 
 
 @pytest.mark.parametrize("city", ["paris", "frankfurt"])
 def test_a_station_saves_a_ticket_by_borrowing_an_opponent_route(city: str) -> None:
-    g = arrange(eu(), routes={**EAST, "frankfurt-paris/1": 1}, stations={city: 0}, tickets={0: ["paris-wien"]})
+    g = scenario(
+        f"""
+        europe 2p
+        p0 routes {EAST}
+        p1 routes frankfurt-paris/1
+        p0 stations {city}
+        p0 tickets paris-wien
+        """
+    )
     row = player_result(g)
     assert row["station_routes"] == {city: "frankfurt-paris/1"}
     assert row["tickets"] == [{"id": "paris-wien", "points": 8, "completed": True}]
@@ -473,23 +487,36 @@ def test_a_station_saves_a_ticket_by_borrowing_an_opponent_route(city: str) -> N
 
 
 def test_a_station_borrows_one_route_for_all_tickets_the_best_one() -> None:
-    routes = {**EAST, **WEST, "frankfurt-paris/1": 1, "dieppe-paris": 1}
-    g = arrange(eu(), routes=routes, stations={"paris": 0}, tickets={0: ["paris-wien", "edinburgh-paris"]})
+    g = scenario(
+        f"""
+        europe 2p
+        p0 routes {EAST}, {WEST}
+        p1 routes frankfurt-paris/1, dieppe-paris
+        p0 stations paris
+        p0 tickets paris-wien, edinburgh-paris
+        """
+    )
     row = player_result(g)
     # Frankfurt–Paris completes the 8-point ticket, Dieppe–Paris the 7-point one: never both
     assert row["station_routes"] == {"paris": "frankfurt-paris/1"}
     assert [t["completed"] for t in row["tickets"]] == [True, False]
     assert row["ticket_points"] == 8 - 7
     # with Frankfurt–Paris unclaimed, the station takes the other route and the other ticket
-    routes.pop("frankfurt-paris/1")
-    row = player_result(arrange(g, routes=routes))
+    row = player_result(scenario(f"p0 routes {EAST}, {WEST}\np1 routes dieppe-paris", g))
     assert row["station_routes"] == {"paris": "dieppe-paris"}
     assert [t["completed"] for t in row["tickets"]] == [False, True]
 
 
 def test_two_stations_chained_complete_one_ticket() -> None:
-    routes = {"munchen-wien": 0, "frankfurt-munchen": 1, "frankfurt-paris/1": 1}
-    g = arrange(eu(), routes=routes, stations={"frankfurt": 0, "munchen": 0}, tickets={0: ["paris-wien"]})
+    g = scenario(
+        """
+        europe 2p
+        p0 routes munchen-wien
+        p1 routes frankfurt-munchen, frankfurt-paris/1
+        p0 stations frankfurt, munchen
+        p0 tickets paris-wien
+        """
+    )
     row = player_result(g)
     assert row["station_routes"] == {"frankfurt": "frankfurt-paris/1", "munchen": "frankfurt-munchen"}
     assert row["tickets_completed"] == 1 and row["ticket_points"] == 8
@@ -505,8 +532,15 @@ def test_two_stations_chained_complete_one_ticket() -> None:
 
 
 def test_a_station_beside_unclaimed_own_or_useless_routes_borrows_nothing() -> None:
-    routes = {**EAST, "dieppe-paris": 0, "brest-paris": 1}  # Brest–Paris is an opponent's but leads nowhere useful
-    g = arrange(eu(), routes=routes, stations={"paris": 0}, tickets={0: ["paris-wien"]})
+    g = scenario(
+        f"""
+        europe 2p
+        p0 routes {EAST}, dieppe-paris
+        p1 routes brest-paris      # an opponent's, but it leads nowhere useful
+        p0 stations paris
+        p0 tickets paris-wien
+        """
+    )
     row = player_result(g)
     assert row["station_routes"] == {"paris": None}
     assert row["tickets_completed"] == 0 and row["ticket_points"] == -8
@@ -515,19 +549,15 @@ def test_a_station_beside_unclaimed_own_or_useless_routes_borrows_nothing() -> N
 def test_equal_ticket_points_prefer_the_route_completing_more_tickets() -> None:
     # Sofia station: Bucuresti–Sofia completes Angora–Kharkov (10); Sarajevo–Sofia completes
     # Budapest–Sofia and Athina–Angora (5 + 5). Both give 0 ticket points; two completed tickets win ties.
-    own = [
-        "constantinople-sofia",
-        "angora-constantinople",
-        "budapest-sarajevo",
-        "athina-sarajevo",
-        "bucuresti-kyiv",
-        "kharkov-kyiv",
-    ]
-    g = arrange(
-        eu(),
-        routes={**dict.fromkeys(own, 0), "bucuresti-sofia": 1, "sarajevo-sofia": 1},
-        stations={"sofia": 0},
-        tickets={0: ["angora-kharkov", "budapest-sofia", "athina-angora"]},
+    g = scenario(
+        """
+        europe 2p
+        p0 routes constantinople-sofia, angora-constantinople, budapest-sarajevo, athina-sarajevo
+        p0 routes bucuresti-kyiv, kharkov-kyiv
+        p1 routes bucuresti-sofia, sarajevo-sofia
+        p0 stations sofia
+        p0 tickets angora-kharkov, budapest-sofia, athina-angora
+        """
     )
     row = player_result(g)
     assert row["station_routes"] == {"sofia": "sarajevo-sofia"}
@@ -536,8 +566,15 @@ def test_equal_ticket_points_prefer_the_route_completing_more_tickets() -> None:
 
 def test_stations_and_borrowed_routes_never_count_for_the_european_express() -> None:
     # player 0: Paris–Dieppe (1) and Frankfurt–München–Wien (2 + 3); player 1 owns Frankfurt–Paris (3)
-    routes = {**EAST, "dieppe-paris": 0, "frankfurt-paris/1": 1}
-    g = arrange(eu(), routes=routes, stations={"paris": 0}, tickets={0: ["paris-wien"]})
+    g = scenario(
+        f"""
+        europe 2p
+        p0 routes {EAST}, dieppe-paris
+        p1 routes frankfurt-paris/1
+        p0 stations paris
+        p0 tickets paris-wien
+        """
+    )
     rows = g.result()["players"]
     assert rows[0]["station_routes"] == {"paris": "frankfurt-paris/1"} and rows[0]["tickets_completed"] == 1
     assert rows[0]["longest_path"] == 5  # not 1 + 3 + 5 through the borrowed route
@@ -546,8 +583,14 @@ def test_stations_and_borrowed_routes_never_count_for_the_european_express() -> 
 
 
 def test_european_express_finds_a_loop_beside_a_separate_short_route() -> None:
-    loop = {"frankfurt-paris/1": 0, "bruxelles-frankfurt": 0, "bruxelles-paris/1": 0}  # 3 + 2 + 2, all even
-    g = arrange(eu(), routes={**loop, "cadiz-lisboa": 0, "kharkov-moskva": 1})
+    g = scenario(
+        """
+        europe 2p
+        p0 routes frankfurt-paris/1, bruxelles-frankfurt, bruxelles-paris/1   # a loop: 3 + 2 + 2, all even
+        p0 routes cadiz-lisboa
+        p1 routes kharkov-moskva
+        """
+    )
     rows = g.result()["players"]
     assert rows[0]["longest_path"] == 7 and rows[1]["longest_path"] == 4
     assert rows[0]["longest_path_bonus"] == 10 and rows[1]["longest_path_bonus"] == 0
@@ -584,8 +627,14 @@ def totals(g: Game) -> list[int]:
 
 def test_tie_broken_by_completed_tickets() -> None:
     # equal routes (6 points, path 5 each); player 0 completes a 5 and fails a 5, player 1 holds none
-    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "budapest-sarajevo": 1, "sarajevo-sofia": 1}
-    g = arrange(eu(), routes=routes, tickets={0: ["frankfurt-kobenhavn", "sofia-smyrna"]})
+    g = scenario(
+        """
+        europe 2p
+        p0 routes essen-frankfurt, essen-kobenhavn/1
+        p1 routes budapest-sarajevo, sarajevo-sofia
+        p0 tickets frankfurt-kobenhavn, sofia-smyrna
+        """
+    )
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [1, 2] and g.result()["winners"] == [0]
     step = {"tiebreaker": "tickets_completed", "values": {"0": 1, "1": 0}}
@@ -594,8 +643,15 @@ def test_tie_broken_by_completed_tickets() -> None:
 
 def test_tie_broken_by_fewer_stations() -> None:
     # player 0 built a station (-4) and owns an extra 3-route (+4) off its longest path
-    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "cadiz-madrid": 0, "budapest-sarajevo": 1, "sarajevo-sofia": 1}
-    g = arrange(eu(), routes=routes, stations={"roma": 0}, tickets={})
+    g = scenario(
+        """
+        europe 2p
+        p0 routes essen-frankfurt, essen-kobenhavn/1, cadiz-madrid
+        p1 routes budapest-sarajevo, sarajevo-sofia
+        p0 stations roma
+        tickets none
+        """
+    )
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [2, 1] and g.result()["winners"] == [1]
     (tie,) = g.tie_breaks()
@@ -605,8 +661,14 @@ def test_tie_broken_by_fewer_stations() -> None:
 
 def test_tie_broken_by_the_european_express_then_shared() -> None:
     # player 0: a 5-long path (6 points) + Express; player 1: 16 points in pieces of at most 4
-    routes = {"essen-frankfurt": 0, "essen-kobenhavn/1": 0, "edinburgh-london/1": 1, "kharkov-moskva": 1, "cadiz-lisboa": 1}
-    g = arrange(eu(), routes=routes, tickets={})
+    g = scenario(
+        """
+        europe 2p
+        p0 routes essen-frankfurt, essen-kobenhavn/1
+        p1 routes edinburgh-london/1, kharkov-moskva, cadiz-lisboa
+        tickets none
+        """
+    )
     assert totals(g)[0] == totals(g)[1]
     assert ranks(g) == [1, 2]
     shared = scenario(
@@ -625,7 +687,15 @@ def test_tie_broken_by_the_european_express_then_shared() -> None:
 
 def test_double_routes_one_lane_below_four_players_both_from_four() -> None:
     for players, open_lanes in ((2, False), (3, False), (4, True), (5, True)):
-        g = arrange(eu(players), hands={0: {"red": 3}, 1: {"red": 3}}, routes={"berlin-frankfurt/1": 0}, current=1)
+        g = scenario(
+            f"""
+            europe {players}p
+            p0 hand 3red
+            p1 hand 3red
+            p0 routes berlin-frankfurt/1
+            current 1
+            """
+        )
         offered = {a.route for a in g.legal_actions() if a.type == "claim"}
         assert ("berlin-frankfurt/2" in offered) == open_lanes
         g0 = scenario(

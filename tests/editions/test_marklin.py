@@ -1,8 +1,8 @@
 """Märklin (RULES.md §4, issue 9): +4 locomotives, passenger cards, short/long tickets named as a mix,
 country areas, passengers and merchandise, doubles/triples by player count, scoring.
 
-Positions are built by editing ``Game.to_dict()`` (``arrange``), so every test states the cards,
-routes, passengers and merchandise it relies on and does not depend on the shipped stand-in
+Positions are written as scenarios (``ttr.scenario``), so every test states the cards, routes,
+passengers and merchandise it relies on and does not depend on the shipped stand-in
 tickets or the provisional merchandise layout (both replaceable in the map file alone).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -39,6 +39,7 @@ from ttr.cli import main as cli_main
 from ttr.editions import DATA_DIR, get_edition, parse_edition
 from ttr.engine import Action, Game
 from ttr.engine.trails import best_trails
+from ttr.notation import format_cards
 
 MARKLIN = get_edition("marklin")
 
@@ -122,7 +123,14 @@ def test_faceup_plain_locomotive_is_the_whole_draw_and_never_second() -> None:
 
 @pytest.mark.parametrize("first,second", [("locomotive_plus4", "passenger"), ("passenger", "locomotive_plus4")])
 def test_faceup_plus4_and_passenger_cards_are_ordinary_cards(first: str, second: str) -> None:
-    g = arrange(started("marklin"), hands={}, market=[first, second, "red", "blue", "green"], deck_top=["black"] * 5)
+    g = scenario(
+        f"""
+        marklin 2p
+        hands none
+        market {first}, {second}, red, blue, green
+        deck black, black, black, black, black
+        """
+    )
     p = g.current
     g.apply(faceup(0))
     assert g.phase == "second_card" and g.current == p
@@ -158,10 +166,12 @@ def test_three_plain_locomotives_flush_but_plus4_cards_do_not() -> None:
 @pytest.mark.parametrize("option,flushed", [(None, True), (3, True), (0, False)])
 def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int | None, flushed: bool) -> None:
     options = None if option is None else {"passenger_flush": option}
-    g = arrange(
+    g = scenario(
+        """
+        market P, P, red, blue, green
+        deck P, white, white, white, white, white
+        """,
         started("marklin", options=options),
-        market=["passenger", "passenger", "red", "blue", "green"],
-        deck_top=["passenger", "white", "white", "white", "white", "white"],
     )
     events = g.apply(faceup(2))
     assert ("market_flush" in [e.type for e in events]) is flushed
@@ -171,8 +181,15 @@ def test_three_faceup_passenger_cards_flush_unless_the_option_is_off(option: int
 
 # ---------------------------------------------------------------- payments
 def test_plus4_locomotives_are_wild_only_on_routes_of_four_or_more() -> None:
-    hand = {"locomotive_plus4": 6, "red": 2, "orange": 3}
-    g = arrange(started("marklin"), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    g = scenario(
+        """
+        marklin 2p
+        p0 hand 2red+3orange+6L4
+        routes none
+        market white, white, white, white, white
+        current 0
+        """
+    )
     # berlin-magdeburg: red 3; berlin-leipzig: orange 4; berlin-hamburg/1: blue 7
     refused(g, claim("berlin-magdeburg", red=2, locomotive_plus4=1), "bad_payment")
     refused(g, claim("berlin-magdeburg", locomotive_plus4=3), "bad_payment")
@@ -201,8 +218,15 @@ def test_plain_locomotives_are_wild_on_short_routes() -> None:
 
 
 def test_passenger_cards_never_pay_for_routes() -> None:
-    hand = {"passenger": 8, "red": 2, "locomotive_plus4": 2}
-    g = arrange(started("marklin"), hands={0: hand}, routes={}, market=["white"] * 5, current=0)
+    g = scenario(
+        """
+        marklin 2p
+        p0 hand 2red+2L4+8P
+        routes none
+        market white, white, white, white, white
+        current 0
+        """
+    )
     err = refused(g, claim("berlin-magdeburg", red=2, passenger=1), "bad_payment")
     assert "passenger" in err.reason
     refused(g, claim("karlsruhe-mannheim", passenger=1), "bad_payment")
@@ -210,7 +234,16 @@ def test_passenger_cards_never_pay_for_routes() -> None:
 
 
 def test_a_seven_space_route_scores_18() -> None:
-    g = arrange(started("marklin"), hands={0: {"blue": 7}}, routes={}, passengers=[["gone"] * 3, ["gone"] * 3], current=0)
+    g = scenario(
+        """
+        marklin 2p
+        p0 hand 7blue
+        routes none
+        p0 passengers gone, gone, gone
+        p1 passengers gone, gone, gone
+        current 0
+        """
+    )
     g.apply(claim("berlin-hamburg/1", blue=7))
     assert g.scores[0] == 18 and g.trains[0] == 45 - 7
     assert g.result()["players"][0]["route_points"] == 18
@@ -269,10 +302,13 @@ def test_setup_reshuffles_the_ticket_decks_after_the_last_player() -> None:
 
 
 def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_decks() -> None:
-    g = arrange(
+    g = scenario(
+        """
+        tickets none
+        ticket deck short bremen-emden, ulm-augsburg, mainz-koblenz, kiel-danemark, karlsruhe-schweiz, freiburg-konstanz
+        ticket deck long emden-lindau, niederlande-leipzig, koln-dresden, hamburg-munchen, frankreich-danemark, berlin-osterreich
+        """,
         started(TEST_EDITION, 2, 1),
-        tickets=[[], []],
-        ticket_decks={d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")},
     )
     p = g.current
     sizes = {d: len(g.ticket_decks[d]) for d in ("short", "long")}
@@ -303,8 +339,13 @@ def test_in_play_draw_names_a_mix_keeps_at_least_one_and_returns_under_their_dec
 )
 def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[tuple[int, int]]) -> None:
     ids = {d: [t["id"] for t in TEST_TICKETS if t["deck"] == d] for d in ("short", "long")}
-    g = arrange(
-        started(TEST_EDITION, 2, 1), tickets=[[], []], ticket_decks={"short": ids["short"][:short], "long": ids["long"][:long]}
+    g = scenario(
+        f"""
+        tickets none
+        ticket deck short {", ".join(reversed(ids["short"][:short]))}
+        ticket deck long {", ".join(reversed(ids["long"][:long]))}
+        """,
+        started(TEST_EDITION, 2, 1),
     )
     assert sorted(a for a in g.legal_actions() if a.type == "draw_tickets") == sorted(mix(s, lg) for s, lg in mixes)
     if not mixes:
@@ -321,18 +362,16 @@ def test_ticket_mixes_when_the_decks_run_low(short: int, long: int, mixes: list[
 def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> None:
     g = started(TEST_EDITION, 2, 0)
     ids = TEST_EDITION.ticket_index
-    tickets = [["karlsruhe-schweiz", "kiel-danemark"], ["karlsruhe-schweiz"]]
-    for via, done in [("lindau-schweiz", True), ("konstanz-schweiz", True), ("freiburg-schweiz", True), (None, False)]:
-        routes = {
-            "karlsruhe-stuttgart": 0,
-            "konstanz-stuttgart": 0,
-            "konstanz-lindau": 0,
-            "freiburg-konstanz": 0,
-            "danemark-kiel": 0,
-        }
-        if via:
-            routes[via] = 0
-        h = arrange(g, routes=routes, tickets=tickets)
+    for via, done in [("lindau-schweiz", True), ("konstanz-schweiz", True), ("freiburg-schweiz", True), ("", False)]:
+        h = scenario(
+            f"""
+            p0 routes karlsruhe-stuttgart, konstanz-stuttgart, konstanz-lindau, freiburg-konstanz, danemark-kiel
+            p0 routes {via}                 # the route into Schweiz, if any
+            p0 tickets karlsruhe-schweiz, kiel-danemark
+            p1 tickets karlsruhe-schweiz
+            """,
+            g,
+        )
         status = {t.id: ok for t, ok in h.ticket_status(0)}
         assert status == {"karlsruhe-schweiz": done, "kiel-danemark": True}
         assert ids["karlsruhe-schweiz"] in h.tickets[0]
@@ -340,10 +379,12 @@ def test_a_country_ticket_is_completed_through_any_of_its_border_endpoints() -> 
 
 def test_a_country_is_not_a_through_node() -> None:
     """Freiburg -> Schweiz -> Konstanz is no path: each route into Switzerland ends at its own endpoint."""
-    g = arrange(
+    g = scenario(
+        """
+        p0 routes freiburg-schweiz, konstanz-schweiz, frankreich-freiburg, frankreich-karlsruhe
+        p0 tickets freiburg-konstanz, karlsruhe-schweiz
+        """,
         started(TEST_EDITION, 2, 0),
-        routes={"freiburg-schweiz": 0, "konstanz-schweiz": 0, "frankreich-freiburg": 0, "frankreich-karlsruhe": 0},
-        tickets=[["freiburg-konstanz", "karlsruhe-schweiz"], []],
     )
     status = {t.id: ok for t, ok in g.ticket_status(0)}
     assert status == {"freiburg-konstanz": False, "karlsruhe-schweiz": False}  # not via Frankreich either
@@ -352,10 +393,9 @@ def test_a_country_is_not_a_through_node() -> None:
 
 
 # ---------------------------------------------------------------- placing passengers
-def placing(passengers: Sequence[Sequence[str | None]] = ([None] * 3, [None] * 3)) -> Game:
-    """Player 0 to move, with the cards for the routes these tests claim."""
-    hand = {"black": 5, "blue": 5}
-    return arrange(started("marklin"), hands={0: hand}, routes={}, passengers=passengers, current=0, market=["red"] * 5)
+def placing(passengers: str = "") -> Game:
+    """Player 0 to move, with the cards for the routes these tests claim, and the scenario lines `passengers`."""
+    return scenario(f"marklin 2p\np0 hand 5blue+5black\nroutes none\nmarket red, red, red, red, red\ncurrent 0\n{passengers}")
 
 
 def test_after_a_claim_a_passenger_may_go_on_either_end_or_nowhere() -> None:
@@ -380,7 +420,7 @@ def test_no_passenger_on_a_country_area() -> None:
 
 
 def test_no_passenger_where_one_already_stands() -> None:
-    g = placing(passengers=[[None] * 3, ["hamburg", None, None]])
+    g = placing("p1 passengers hamburg, none, none")
     g.apply(claim("hamburg-kiel/1", black=2))
     assert sorted(g.legal_actions(), key=str) == sorted([place("kiel"), place(None)], key=str)
     refused(g, place("hamburg"), "city_taken")
@@ -389,15 +429,17 @@ def test_no_passenger_where_one_already_stands() -> None:
 @pytest.mark.parametrize(
     "passengers",
     [
-        [["mannheim", "gone", None], ["karlsruhe", None, None]],  # both ends taken
-        [["gone", "ulm", "gone"], [None] * 3],  # no unplaced passenger left
+        "p0 passengers mannheim, gone, none\np1 passengers karlsruhe, none, none",
+        "p0 passengers gone, ulm, gone",
     ],
+    ids=["both ends taken", "no unplaced passenger left"],
 )
-def test_no_placement_step_when_both_ends_are_barred_or_no_passenger_is_left(passengers: list[list[str | None]]) -> None:
-    g = placing(passengers=passengers)
+def test_no_placement_step_when_both_ends_are_barred_or_no_passenger_is_left(passengers: str) -> None:
+    g = placing(passengers)
+    before = g.to_dict()["passengers"]
     g.apply(claim("karlsruhe-mannheim", blue=1))
     assert g.phase == "turn" and g.current == 1
-    assert g.to_dict()["passengers"] == passengers
+    assert g.to_dict()["passengers"] == before
 
 
 def test_a_passenger_is_placed_only_right_after_a_claim() -> None:
@@ -406,31 +448,31 @@ def test_a_passenger_is_placed_only_right_after_a_claim() -> None:
 
 
 # ---------------------------------------------------------------- moving passengers
-TRIANGLE = {"karlsruhe-mannheim": 0, "karlsruhe-stuttgart": 0, "mannheim-stuttgart/1": 0}
-STACKS = {"karlsruhe": [3, 2, 1], "mannheim": [4, 3, 2], "stuttgart": [5, 4], "ulm": [2], "freiburg": [6], "frankfurt": [7, 1]}
+TRIANGLE = "karlsruhe-mannheim, karlsruhe-stuttgart, mannheim-stuttgart/1"
+STACKS = """
+    merchandise karlsruhe 3, 2, 1
+    merchandise mannheim 4, 3, 2
+    merchandise stuttgart 5, 4
+    merchandise ulm 2
+    merchandise freiburg 6
+    merchandise frankfurt 7, 1
+"""
 
 
-def mover(
-    routes: Mapping[str, int],
-    passengers: Sequence[Sequence[str | None]],
-    passenger_cards: int = 0,
-    options: dict[str, Any] | None = None,
-    players: int = 2,
-) -> Game:
-    """Player 0 to move, holding `passenger_cards` passenger cards, with the test merchandise stacks."""
-    g = started("marklin", players, 0, options=options)
-    return arrange(
-        g,
-        hands={0: {"passenger": passenger_cards, "red": 1}},
-        routes=routes,
-        passengers=passengers,
-        merchandise=STACKS,
-        current=0,
-    )
+def mover(lines: str, passenger_cards: int = 0, options: dict[str, Any] | None = None, players: int = 2) -> Game:
+    """Player 0 to move, holding `passenger_cards` passenger cards and a red card, with the test merchandise
+    stacks (STACKS), and the scenario `lines` (routes, passengers)."""
+    hand = format_cards(cards(red=1, passenger=passenger_cards))
+    return scenario(f"p0 hand {hand}\ncurrent 0\n{STACKS}\n{lines}", started("marklin", players, 0, options=options))
 
 
 def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes_the_passenger() -> None:
-    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, none, none
+        """
+    )
     events = g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1"))
     assert g.tokens[0] == [4, 5] and g.scores[0] == 1 + 1 + 2 + 4 + 5
     d = g.to_dict()
@@ -448,7 +490,12 @@ def test_moving_a_passenger_takes_the_top_token_of_each_city_entered_and_removes
 
 
 def test_later_trips_take_the_next_token_down() -> None:
-    g = mover(TRIANGLE, [["karlsruhe", "stuttgart", None], [None] * 3])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, stuttgart, none
+        """
+    )
     g.apply(move("karlsruhe", "karlsruhe-mannheim"))
     g = scenario(
         """
@@ -462,7 +509,12 @@ def test_later_trips_take_the_next_token_down() -> None:
 
 
 def test_a_route_is_used_at_most_once_per_trip() -> None:
-    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, none, none
+        """
+    )
     refused(g, move("karlsruhe", "karlsruhe-mannheim", "karlsruhe-mannheim"), "route_reused")
     refused(
         g,
@@ -473,34 +525,49 @@ def test_a_route_is_used_at_most_once_per_trip() -> None:
 
 def test_one_token_per_city_per_trip_and_the_option_off() -> None:
     loop = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart")  # back to the start
-    g = mover({**TRIANGLE, "stuttgart-ulm/1": 0}, [["mannheim", None, None], [None] * 3])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}, stuttgart-ulm/1
+        p0 passengers mannheim, none, none
+        """
+    )
     g.apply(move("mannheim", "mannheim-stuttgart/1", "karlsruhe-stuttgart", "karlsruhe-mannheim"))
     assert g.tokens[0] == [5, 3]  # Mannheim (the start) yields nothing when re-entered
-    g = mover(TRIANGLE, [["karlsruhe", None, None], [None] * 3], options={"passenger_one_token_per_city": False})
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, none, none
+        """,
+        options={"passenger_one_token_per_city": False},
+    )
     g.apply(move("karlsruhe", *loop))
     # Option off: every entry takes a token, the return to the start city included (docs/marklin.md).
     assert g.tokens[0] == [4, 5, 3]
     # A city entered twice in one trip: once per trip by default, twice with the option off.
-    figure8 = {
-        "karlsruhe-mannheim": 0,
-        "karlsruhe-stuttgart": 0,
-        "mannheim-stuttgart/1": 0,
-        "freiburg-karlsruhe": 0,
-        "karlsruhe-saarbrucken": 0,
-        "freiburg-stuttgart": 0,
-    }
+    figure8 = f"{TRIANGLE}, freiburg-karlsruhe, karlsruhe-saarbrucken, freiburg-stuttgart"
     trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "freiburg-stuttgart", "freiburg-karlsruhe", "karlsruhe-saarbrucken")
     for once, taken in ((True, [4, 5, 6, 2]), (False, [4, 5, 6, 3, 2])):
-        g = mover(figure8, [["ulm", "karlsruhe", None], [None] * 3], options={"passenger_one_token_per_city": once})
-        g = arrange(g, merchandise={"karlsruhe": [3, 2, 1], "saarbrucken": [2]})
+        g = mover(
+            f"""
+            p0 routes {figure8}
+            p0 passengers ulm, karlsruhe, none
+            merchandise karlsruhe 3, 2, 1
+            merchandise saarbrucken 2
+            """,
+            options={"passenger_one_token_per_city": once},
+        )
         g.apply(move("karlsruhe", *trip))
         assert g.tokens[0] == taken
 
 
 def test_opponent_routes_cost_exactly_one_passenger_card_each() -> None:
-    routes = {"karlsruhe-mannheim": 0, "mannheim-stuttgart/1": 1, "stuttgart-ulm/1": 1}
+    lines = """
+        p0 routes karlsruhe-mannheim
+        p1 routes mannheim-stuttgart/1, stuttgart-ulm/1
+        p0 passengers karlsruhe, none, none
+    """
     trip = ("karlsruhe-mannheim", "mannheim-stuttgart/1", "stuttgart-ulm/1")
-    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=3)
+    g = mover(lines, passenger_cards=3)
     refused(g, move("karlsruhe", *trip), "bad_payment")
     refused(g, move("karlsruhe", *trip, passenger_cards=1), "bad_payment")
     refused(g, move("karlsruhe", *trip, passenger_cards=3), "bad_payment")
@@ -510,21 +577,32 @@ def test_opponent_routes_cost_exactly_one_passenger_card_each() -> None:
     g.apply(move("karlsruhe", *trip, passenger_cards=2))
     assert g.tokens[0] == [4, 5, 2]
     assert g.hands[0][PASSENGER] == 1 and g.discard.count(PASSENGER) == 2
-    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=1)
+    g = mover(lines, passenger_cards=1)
     refused(g, move("karlsruhe", *trip, passenger_cards=2), "cards_not_in_hand")
     g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1", passenger_cards=1))
     assert g.tokens[0] == [4, 5]
 
 
 def test_passengers_never_enter_a_country_area() -> None:
-    g = mover({"freiburg-schweiz": 0, "freiburg-konstanz": 0, "konstanz-schweiz": 0}, [["freiburg", None, None], [None] * 3])
+    g = mover(
+        """
+        p0 routes freiburg-schweiz, freiburg-konstanz, konstanz-schweiz
+        p0 passengers freiburg, none, none
+        """
+    )
     refused(g, move("freiburg", "freiburg-schweiz"), "country_area")
     offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
     assert offered == [move("freiburg", "freiburg-konstanz")]
 
 
 def test_only_own_placed_passengers_move_and_a_trip_needs_a_route() -> None:
-    g = mover(TRIANGLE, [["karlsruhe", None, None], ["stuttgart", None, None]])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, none, none
+        p1 passengers stuttgart, none, none
+        """
+    )
     refused(g, move("stuttgart", "mannheim-stuttgart/1"), "no_passenger")
     refused(g, move("mannheim", "karlsruhe-mannheim"), "no_passenger")
     refused(g, Action("move_passenger", city="karlsruhe", path=(), cards=cards()), "empty_trip")
@@ -533,14 +611,26 @@ def test_only_own_placed_passengers_move_and_a_trip_needs_a_route() -> None:
 
 
 def test_a_passenger_may_pass_through_a_city_where_another_passenger_stands() -> None:
-    g = mover(TRIANGLE, [["karlsruhe", None, None], ["mannheim", None, None]])
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p0 passengers karlsruhe, none, none
+        p1 passengers mannheim, none, none
+        """
+    )
     g.apply(move("karlsruhe", "karlsruhe-mannheim", "mannheim-stuttgart/1"))
     assert g.tokens[0] == [4, 5] and g.to_dict()["passengers"][1] == ["mannheim", None, None]
 
 
 def test_offered_trips_are_the_best_per_number_of_opponent_routes_and_legal() -> None:
-    routes = {**TRIANGLE, "stuttgart-ulm/1": 1, "freiburg-stuttgart": 1}
-    g = mover(routes, [["karlsruhe", None, None], [None] * 3], passenger_cards=2)
+    g = mover(
+        f"""
+        p0 routes {TRIANGLE}
+        p1 routes stuttgart-ulm/1, freiburg-stuttgart
+        p0 passengers karlsruhe, none, none
+        """,
+        passenger_cards=2,
+    )
     offered = {a.cards[PASSENGER]: a for a in g.legal_actions() if a.type == "move_passenger"}
     # 0 cards: Mannheim 4 + Stuttgart 5 = 9; 1 card: + Freiburg 6 = 15; 2 cards: Ulm and Freiburg need
     # Stuttgart twice by two opponent routes from Stuttgart -> only one of them; no better trip.
@@ -580,12 +670,11 @@ def offered_values(g: Game) -> dict[int, int]:
 def test_holding_many_passenger_cards_keeps_the_cheap_trips_optimal() -> None:
     """Regression: the first bounded search spent its whole budget deep among opponent routes, so with
     10 passenger cards it offered no own-routes trip at all and a 1-card trip far below the best."""
-    routes = crowded_board()
-    stacks = {c: [1 + i % 5] for i, c in enumerate(MARKLIN.city_ids) if MARKLIN.city_area[i] is None}
+    routes = "".join(f"p{o} routes {r}\n" for r, o in crowded_board().items())
+    stacks = "".join(f"merchandise {c} {1 + i % 5}\n" for i, c in enumerate(MARKLIN.city_ids) if MARKLIN.city_area[i] is None)
 
     def position(k: int) -> Game:
-        g = mover(routes, [["frankfurt", None, None]] + [[None] * 3] * 4, passenger_cards=k, players=5)
-        return arrange(g, merchandise=stacks)
+        return mover(f"{routes}{stacks}p0 passengers frankfurt, none, none", passenger_cards=k, players=5)
 
     g = position(2)  # up to 2 opponent routes the exhaustive search is small
     front = best_trails(g.edition, g.route_owner, g.merch, 0, g.edition.city_index["frankfurt"], 2, True, 10**7)
@@ -670,10 +759,11 @@ def test_offered_trips_match_a_brute_force_search(
     owners: list[int], stacks: list[list[int]], passenger_cards: int, once: bool, start_index: int
 ) -> None:
     cities = ["karlsruhe", "mannheim", "stuttgart", "freiburg", "konstanz", "ulm", "saarbrucken", "mainz"]
-    routes = {r: o for r, o in zip(REGION, owners, strict=True) if o >= 0}
+    routes = "".join(f"p{o} routes {r}\n" for r, o in zip(REGION, owners, strict=True) if o >= 0)
+    merchandise = "".join(f"merchandise {c} {', '.join(map(str, s))}\n" for c, s in zip(cities, stacks, strict=True))
     start = cities[start_index]
-    g = mover(routes, [[start, None, None], [None] * 3], passenger_cards, options={"passenger_one_token_per_city": once})
-    g = arrange(g, merchandise=dict(zip(cities, stacks, strict=True)))
+    lines = f"{routes}{merchandise}p0 passengers {start}, none, none"
+    g = mover(lines, passenger_cards, options={"passenger_one_token_per_city": once})
     offered = [a for a in g.legal_actions() if a.type == "move_passenger"]
     got: dict[int, int] = {}
     for a in offered:
@@ -689,8 +779,9 @@ TRIPLE = ("dortmund-dusseldorf/1", "dortmund-dusseldorf/2", "dortmund-dusseldorf
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_triple_routes_by_player_count(players: int) -> None:
-    hands = {p: {CARD_NAMES[p]: 2} for p in range(players)}
-    g = arrange(started("marklin", players), hands=hands, routes={TRIPLE[0]: 1}, current=0, passengers=[["gone"] * 3] * players)
+    # every player p holds 2 cards of the p-th colour (red, orange, yellow, ...) and has no passenger left
+    each = "".join(f"p{p} hand 2{CARD_NAMES[p]}\np{p} passengers gone, gone, gone\n" for p in range(players))
+    g = scenario(f"marklin {players}p\np1 routes {TRIPLE[0]}\ncurrent 0\n{each}")
     if players <= 3:
         for lane in TRIPLE[1:]:
             refused(g, claim(lane, red=1), "route_unavailable")
@@ -707,12 +798,16 @@ def test_triple_routes_by_player_count(players: int) -> None:
 
 
 def test_all_lanes_from_two_players_with_the_option() -> None:
-    g = arrange(
+    g = scenario(
+        f"""
+        p0 hand 3red
+        p1 hand 3orange
+        p1 routes {TRIPLE[0]}
+        p0 passengers gone, gone, gone
+        p1 passengers gone, gone, gone
+        current 0
+        """,
         started("marklin", 2, options={"all_lanes_min_players": 2}),
-        hands={0: {"red": 3}, 1: {"orange": 3}},
-        routes={TRIPLE[0]: 1},
-        current=0,
-        passengers=[["gone"] * 3] * 2,
     )
     g.apply(claim(TRIPLE[1], red=1))
     refused(g, claim(TRIPLE[2], orange=1), "route_unavailable")  # never two lanes of one connection

@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from positions import (
-    arrange,
     assert_claims_pay_validly,
     assert_round_trips,
     assert_views_hide_tickets,
@@ -38,13 +37,10 @@ from ttr.editions import Route, Rules, get_edition, parse_edition
 from ttr.engine import Action, Game
 from ttr.engine.payments import route_payment_problem, route_payments
 from ttr.errors import SetupError
+from ttr.notation import format_cards
 
 MURMANSK = "lieksa-murmansk"
 DECLINE = Action("tunnel_decline")
-
-
-def nordic(players: int = 3, seed: int = 0) -> Game:
-    return started("nordic", players, seed)
 
 
 def ids(g: Game, tickets: list[int]) -> list[str]:
@@ -169,8 +165,16 @@ def test_a_face_up_locomotive_is_one_card_and_two_may_be_taken() -> None:
 
 @pytest.mark.parametrize("locos_after", [3, 4, 5])
 def test_no_flush_however_many_face_up_locomotives(locos_after: int) -> None:
-    market = ["locomotive"] * (locos_after - 1) + ["red"] + ["blue"] * (5 - locos_after)
-    g = arrange(nordic(2), hands={}, market=market, deck_top=["locomotive"], current=0)
+    market = ["L"] * (locos_after - 1) + ["red"] + ["blue"] * (5 - locos_after)
+    g = scenario(
+        f"""
+        nordic 2p
+        hands none
+        market {", ".join(market)}
+        deck L
+        current 0
+        """
+    )
     slot = market.index("red")
     events = g.apply(Action("draw_faceup", slot=slot))
     assert not [e for e in events if e.type == "market_flush"]
@@ -222,7 +226,7 @@ FERRY_CASES = [
 
 @pytest.mark.parametrize(("route", "payment", "ok"), FERRY_CASES)
 def test_ferry_payments_with_substitutions(route: str, payment: dict[str, int], ok: bool) -> None:
-    g = arrange(nordic(), hands={0: payment}, current=0)
+    g = scenario(f"nordic 3p\np0 hand {format_cards(cards(**payment))}\ncurrent 0")
     action = claim(route, **payment)
     assert g.is_legal(action) == ok
     if ok:
@@ -271,7 +275,7 @@ MURMANSK_CASES = [
 
 @pytest.mark.parametrize(("payment", "ok"), MURMANSK_CASES)
 def test_murmansk_lieksa_payments_at_the_limits(payment: dict[str, int], ok: bool) -> None:
-    g = arrange(nordic(), hands={0: payment}, market=[None] * 5, current=0)
+    g = scenario(f"nordic 3p\np0 hand {format_cards(cards(**payment))}\nmarket -, -, -, -, -\ncurrent 0")
     action = claim(MURMANSK, **payment)
     assert g.is_legal(action) == ok
     if ok:
@@ -360,7 +364,15 @@ def test_all_locomotive_tunnel_needs_locomotives_for_revealed_locomotives() -> N
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_double_routes_both_lanes_only_with_three_players(players: int) -> None:
-    g = arrange(nordic(players), hands={0: {"purple": 2}, 1: {"purple": 2}}, routes={"stockholm-orebro/1": 0}, current=1)
+    g = scenario(
+        f"""
+        nordic {players}p
+        p0 hand 2purple
+        p1 hand 2purple
+        p0 routes stockholm-orebro/1
+        current 1
+        """
+    )
     other = claim("stockholm-orebro/2", purple=2)
     if players == 3:
         g.apply(other)
@@ -382,8 +394,14 @@ def test_double_routes_both_lanes_only_with_three_players(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_asymmetric_double_tunnel_beside_ferry(players: int) -> None:
     # Kristiansand–Stavanger: a green tunnel of 2 beside an orange ferry of 3 with one icon
-    g = arrange(
-        nordic(players), hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}}, deck_top=["red", "red", "red"], current=0
+    g = scenario(
+        f"""
+        nordic {players}p
+        p0 hand 2green
+        p1 hand 2orange+1L
+        deck red, red, red
+        current 0
+        """
     )
     g.apply(claim("kristiansand-stavanger/1", green=2))
     assert owner(g, "kristiansand-stavanger/1") == 0 and g.current == 1
@@ -395,12 +413,15 @@ def test_asymmetric_double_tunnel_beside_ferry(players: int) -> None:
     else:
         refused(g, ferry, "route_unavailable", "only one lane")
     # and the other way round: the ferry first, then the tunnel
-    g = arrange(
-        nordic(players),
-        hands={0: {"green": 2}, 1: {"orange": 2, "locomotive": 1}},
-        routes={"kristiansand-stavanger/2": 1},
-        deck_top=["red", "red", "red"],
-        current=0,
+    g = scenario(
+        f"""
+        nordic {players}p
+        p0 hand 2green
+        p1 hand 2orange+1L
+        p1 routes kristiansand-stavanger/2
+        deck red, red, red
+        current 0
+        """
     )
     assert (claim("kristiansand-stavanger/1", green=2) in g.legal_actions()) == (players == 3)
 
@@ -412,11 +433,18 @@ def rows(g: Game) -> list[dict]:
     return g.result()["players"]
 
 
-OSLO_STOCKHOLM = {"oslo-orebro/1": 0, "stockholm-orebro/1": 0}  # player 0: 2 + 2 spaces, completes Oslo–Stockholm
+OSLO_STOCKHOLM = "oslo-orebro/1, stockholm-orebro/1"  # 2 + 2 spaces, completes Oslo–Stockholm
 
 
 def test_no_longest_path_bonus() -> None:
-    g = arrange(nordic(2), routes={**OSLO_STOCKHOLM, "sundsvall-orebro": 0, "boden-tornio": 1}, tickets={})
+    g = scenario(
+        f"""
+        nordic 2p
+        p0 routes {OSLO_STOCKHOLM}, sundsvall-orebro
+        p1 routes boden-tornio
+        tickets none
+        """
+    )
     r = rows(g)
     assert r[0]["longest_path"] == 6 and r[1]["longest_path"] == 1  # Örebro joins three routes: 2 + 4
     assert r[0]["longest_path_bonus"] == 0 and r[0]["total"] == 2 + 2 + 7
@@ -438,9 +466,16 @@ def test_globetrotter_to_the_single_leader() -> None:
 
 
 def test_globetrotter_ties_all_get_it() -> None:
-    routes = {**OSLO_STOCKHOLM, "goteborg-oslo": 1, "goteborg-kobenhavn": 1}
-    tickets = {0: ["oslo-stockholm", "narvik-murmansk"], 1: ["oslo-kobenhavn"], 2: ["tampere-tallinn"]}
-    g = arrange(nordic(3), routes=routes, tickets=tickets)
+    g = scenario(
+        f"""
+        nordic 3p
+        p0 routes {OSLO_STOCKHOLM}
+        p1 routes goteborg-oslo, goteborg-kobenhavn
+        p0 tickets oslo-stockholm, narvik-murmansk
+        p1 tickets oslo-kobenhavn
+        p2 tickets tampere-tallinn
+        """
+    )
     r = rows(g)
     assert [x["tickets_completed"] for x in r] == [1, 1, 0]
     assert [x["most_tickets_bonus"] for x in r] == [10, 10, 0]
@@ -448,10 +483,13 @@ def test_globetrotter_ties_all_get_it() -> None:
 
 def test_tie_broken_by_completed_tickets() -> None:
     # player 0: 4 route points, +4 -4 in tickets, Globetrotter 10 = 14; player 1: 7 + 7 route points = 14
-    g = arrange(
-        nordic(2),
-        routes={**OSLO_STOCKHOLM, "kuopio-vaasa": 1, "sundsvall-orebro": 1},
-        tickets={0: ["oslo-stockholm", "oslo-kobenhavn"], 1: []},
+    g = scenario(
+        f"""
+        nordic 2p
+        p0 routes {OSLO_STOCKHOLM}
+        p1 routes kuopio-vaasa, sundsvall-orebro
+        p0 tickets oslo-stockholm, oslo-kobenhavn
+        """
     )
     r = rows(g)
     assert r[0]["total"] == r[1]["total"] == 14
@@ -459,13 +497,25 @@ def test_tie_broken_by_completed_tickets() -> None:
 
 
 def test_tie_broken_by_longest_path_length_then_shared() -> None:
-    singles = {"boden-tornio": 1, "helsinki-lahti": 1, "kajaani-lieksa": 1, "norrkoping-stockholm/1": 1}
-    g = arrange(nordic(2), routes={**OSLO_STOCKHOLM, **singles}, tickets={})
+    g = scenario(
+        f"""
+        nordic 2p
+        p0 routes {OSLO_STOCKHOLM}
+        p1 routes boden-tornio, helsinki-lahti, kajaani-lieksa, norrkoping-stockholm/1
+        tickets none
+        """
+    )
     r = rows(g)
     assert r[0]["total"] == r[1]["total"] == 4 and r[0]["longest_path"] == 4 and r[1]["longest_path"] == 1
     assert [x["rank"] for x in r] == [1, 2]
-    pairs = {"boden-tornio": 1, "rovaniemi-tornio": 1, "helsinki-lahti": 1, "lahti-tampere": 1}  # two paths of 2
-    g = arrange(nordic(2), routes={"oslo-orebro/1": 0, "goteborg-kobenhavn": 0, **pairs}, tickets={})
+    g = scenario(
+        """
+        nordic 2p
+        p0 routes oslo-orebro/1, goteborg-kobenhavn
+        p1 routes boden-tornio, rovaniemi-tornio, helsinki-lahti, lahti-tampere    # two paths of 2
+        tickets none
+        """
+    )
     r = rows(g)
     assert r[0]["total"] == r[1]["total"] == 4 and r[0]["longest_path"] == r[1]["longest_path"] == 2
     assert g.result()["winners"] == [0, 1]
@@ -613,8 +663,7 @@ def test_canonical_payments_are_valid_and_exist_whenever_a_payment_does(data: st
 def test_the_engine_offers_and_accepts_every_canonical_payment(data: st.DataObject) -> None:
     route = data.draw(st.sampled_from(SPECIAL))
     hand = data.draw(hands(12 if route.substitute else 4, 5))
-    hand_json = {name: k for name, k in zip([*COLOURS, "locomotive"], hand, strict=False) if k}
-    g = arrange(nordic(3, seed=1), hands={0: hand_json}, market=[None] * 5, current=0)
+    g = scenario(f"nordic 3p seed 1\np0 hand {format_cards(hand)}\nmarket -, -, -, -, -\ncurrent 0")
     offered = {a.cards for a in g.legal_actions() if a.type == "claim" and a.route == route.id}
     assert offered == set(route_payments(route, hand, g.rules))
     for pay in offered:
@@ -702,7 +751,7 @@ def test_maps_parsed_one_after_another_never_share_legal_moves() -> None:
     for i in range(60):
         raw = {**base, "routes": [r for j, r in enumerate(base["routes"]) if j % 2 == i % 2]}
         ed = parse_edition(raw, f"half {i % 2} of nordic, copy {i}")
-        g = arrange(started(ed, 2, i), hands={0: {c: 3 for c in COLOURS} | {"locomotive": 4}}, current=0)
+        g = scenario("p0 hand 3red+3orange+3yellow+3green+3blue+3purple+3white+3black+4L\ncurrent 0", started(ed, 2, i))
         routes = {a.route for a in g.legal_actions() if a.type == "claim"}
         assert routes and routes <= set(ed.route_index)
         del g, ed  # freed at once (no cycles): the next edition may take the same memory

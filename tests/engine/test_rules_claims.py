@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from positions import arrange, cards, claim, hand_of, refused, route_ids, scenario, started
+from positions import cards, claim, hand_of, refused, route_ids, scenario
 from ttr.engine import Game
 from ttr.engine.actions import CLAIM
 
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21, 9: 27}
 
 
-def board(players: int = 2, current: int = 0, **hands: dict[str, int]) -> Game:
-    """A started game where `current` is to move and p0/p1/... hold the given hands."""
-    g = started("usa", players, seed=5)
-    return arrange(
-        g, hands={int(k[1:]): v for k, v in hands.items()}, market=["red", "blue", "green", "white", "black"], current=current
-    )
+def board(lines: str) -> Game:
+    """A started 2-player game with a fixed market, empty hands and player 0 to move, then the scenario `lines`."""
+    return scenario("usa 2p seed 5\nhands none\nmarket red, blue, green, white, black\ncurrent 0\n" + lines)
 
 
 def payments(g: Game, route: str) -> set[tuple[int, ...]]:
@@ -24,7 +21,7 @@ def payments(g: Game, route: str) -> set[tuple[int, ...]]:
 
 
 def test_claim_places_trains_discards_the_cards_scores_at_once_and_ends_the_turn() -> None:
-    g = board(p0={"red": 4, "locomotive": 1})
+    g = board("p0 hand 4red+1L")
     events = g.apply(claim("chicago-duluth", red=2, locomotive=1))
     assert g.to_dict()["routes"] == {"chicago-duluth": 0}
     assert g.trains[0] == 42
@@ -54,7 +51,7 @@ def test_route_points_follow_the_scoring_table() -> None:
     ],
 )
 def test_each_route_length_scores_its_table_value(route: str, length: int) -> None:
-    g = board(p0={"locomotive": 6})
+    g = board("p0 hand 6L")
     g.apply(claim(route, locomotive=length))
     assert g.scores[0] == ROUTE_POINTS[length]
     assert g.trains[0] == 45 - length
@@ -62,24 +59,24 @@ def test_each_route_length_scores_its_table_value(route: str, length: int) -> No
 
 @pytest.mark.parametrize("pay", [{"red": 2}, {"red": 4}, {"red": 2, "locomotive": 2}])
 def test_claim_needs_exactly_as_many_cards_as_spaces(pay: dict[str, int]) -> None:
-    g = board(p0={"red": 4, "locomotive": 2})
+    g = board("p0 hand 4red+2L")
     refused(g, claim("chicago-duluth", **pay), "bad_payment", f"has 3 spaces; {sum(pay.values())} cards were offered")
 
 
 def test_route_colour_must_match() -> None:
-    g = board(p0={"blue": 3, "red": 2})
+    g = board("p0 hand 2red+3blue")
     refused(g, claim("chicago-duluth", blue=3), "bad_payment", "chicago-duluth is red; blue cards cannot pay for it")
     assert payments(g, "chicago-duluth") == set()
 
 
 def test_cards_must_be_of_one_colour() -> None:
-    g = board(p0={"blue": 3, "red": 3})
+    g = board("p0 hand 3red+3blue")
     refused(g, claim("atlanta-charleston", blue=1, red=1), "bad_payment", "one colour")
     refused(g, claim("chicago-duluth", red=2, blue=1), "bad_payment", "one colour")
 
 
 def test_gray_route_takes_any_single_colour() -> None:
-    g = board(p0={"yellow": 2, "black": 2, "red": 1})
+    g = board("p0 hand 1red+2yellow+2black")
     assert payments(g, "atlanta-charleston") == {cards(yellow=2), cards(black=2)}
     g1, g2 = g.clone(), g.clone()
     g1.apply(claim("atlanta-charleston", yellow=2))
@@ -88,7 +85,7 @@ def test_gray_route_takes_any_single_colour() -> None:
 
 
 def test_locomotives_are_wild_and_an_all_locomotive_payment_is_legal() -> None:
-    g = board(p0={"red": 1, "locomotive": 3})
+    g = board("p0 hand 1red+3L")
     assert payments(g, "chicago-duluth") == {cards(red=1, locomotive=2), cards(locomotive=3)}
     g.apply(claim("chicago-duluth", locomotive=3))
     assert g.route_owner[g.edition.route_index["chicago-duluth"]] == 0
@@ -96,24 +93,40 @@ def test_locomotives_are_wild_and_an_all_locomotive_payment_is_legal() -> None:
 
 
 def test_all_locomotive_payment_is_offered_once_for_a_gray_route() -> None:
-    g = board(p0={"locomotive": 2, "red": 1, "blue": 1})
+    g = board("p0 hand 1red+1blue+2L")
     assert payments(g, "atlanta-charleston") == {cards(locomotive=2), cards(red=1, locomotive=1), cards(blue=1, locomotive=1)}
 
 
 def test_claim_needs_enough_trains() -> None:
-    g = arrange(board(p0={"red": 3}), trains=[2, 45])
+    g = board(
+        """
+        p0 hand 3red
+        trains 2, 45
+        """
+    )
     assert "chicago-duluth" not in route_ids(g.legal_actions())
     refused(g, claim("chicago-duluth", red=3), "route_unavailable", "needs 3 trains; you have 2")
 
 
 def test_claimed_route_cannot_be_claimed_again() -> None:
-    g = arrange(board(current=1, p1={"red": 3}), routes={"chicago-duluth": 0})
+    g = board(
+        """
+        p1 hand 3red
+        p0 routes chicago-duluth
+        current 1
+        """
+    )
     assert "chicago-duluth" not in route_ids(g.legal_actions())
     refused(g, claim("chicago-duluth", red=3), "route_unavailable", "already claimed by player 0")
 
 
 def test_only_one_route_per_turn_and_routes_need_not_connect() -> None:
-    g = board(p0={"locomotive": 4}, p1={"white": 2})
+    g = board(
+        """
+        p0 hand 4L
+        p1 hand 2white
+        """
+    )
     g.apply(claim("atlanta-nashville", locomotive=1))
     assert g.current == 1 and g.phase == "turn"
     refused(g, claim("calgary-vancouver", locomotive=3), "not_your_turn", "it is player 1's turn", player=0)
@@ -124,7 +137,7 @@ def test_only_one_route_per_turn_and_routes_need_not_connect() -> None:
 
 
 def test_cards_not_in_hand_are_refused() -> None:
-    g = board(p0={"red": 2})
+    g = board("p0 hand 2red")
     refused(g, claim("chicago-duluth", red=3), "cards_not_in_hand", "you have 2 red card")
 
 
@@ -133,7 +146,15 @@ def test_cards_not_in_hand_are_refused() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(players: int) -> None:
-    g = arrange(started("usa", players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
+    g = scenario(
+        f"""
+        usa {players}p seed 2
+        p0 hand 4red
+        p1 hand 4red
+        market blue, blue, blue, blue, blue
+        current 0
+        """
+    )
     g.apply(claim("atlanta-raleigh/1", red=2))
     assert g.current == 1
     assert "atlanta-raleigh/2" not in route_ids(g.legal_actions())
@@ -150,7 +171,15 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_with_4_or_5_players_both_lanes_open_but_never_both_to_one_player(players: int) -> None:
-    g = arrange(started("usa", players, seed=2), hands={0: {"red": 4}, 1: {"red": 4}}, market=["blue"] * 5, current=0)
+    g = scenario(
+        f"""
+        usa {players}p seed 2
+        p0 hand 4red
+        p1 hand 4red
+        market blue, blue, blue, blue, blue
+        current 0
+        """
+    )
     g.apply(claim("atlanta-raleigh/1", red=2))
     g0 = scenario(
         """

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from positions import BLIND, arrange, card_total, faceup, hand_of, refused, scenario, started
+from positions import BLIND, card_total, faceup, hand_of, refused, scenario
 from ttr.cards import LOCOMOTIVE
 from ttr.editions import get_edition, parse_edition
 from ttr.engine import Game
@@ -134,8 +134,14 @@ def test_flush_repeats_while_three_locomotives_show() -> None:
 
 
 def test_flush_stops_after_three_consecutive_flushes() -> None:
-    top = [LOCO] + [LOCO, LOCO, LOCO, "red", "red"] * 3 + ["green"] * 5
-    g = arrange(started("usa", 2, seed=1), hands={}, market=[LOCO, LOCO, "red", "white", "black"], deck_top=top)
+    g = scenario(
+        """
+        usa 2p seed 1
+        hands none
+        market L, L, red, white, black
+        deck L, L, L, L, red, red, L, L, L, red, red, L, L, L, red, red, green, green, green, green, green
+        """
+    )  # the refill (a third locomotive), then three flushes that each turn up 3 locomotives again
     events = g.apply(faceup(2))
     assert [e.type for e in events].count("market_flush") == 3
     assert g.to_dict()["market"] == [LOCO, LOCO, LOCO, "red", "red"]  # left as it is after the third flush
@@ -262,12 +268,19 @@ def test_deck_and_discard_empty_market_not_refilled_and_no_blind_draw() -> None:
 @pytest.mark.parametrize(
     "market",
     [
-        [None, None, None, None, "red"],  # the only card is taken: nothing left
-        [LOCO, None, LOCO, None, "red"],  # only face-up locomotives left: none can be the second card
+        "-, -, -, -, red",  # the only card is taken: nothing left
+        "L, -, L, -, red",  # only face-up locomotives left: none can be the second card
     ],
 )
-def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: list[str | None]) -> None:
-    g = arrange(started("usa", 2, seed=1), hands={}, market=market, rest=0)
+def test_draw_ends_after_one_card_when_no_second_card_can_be_taken(market: str) -> None:
+    g = scenario(
+        f"""
+        usa 2p seed 1
+        hands none
+        market {market}
+        rest p0
+        """
+    )
     p = g.current
     g.apply(faceup(4))
     assert hand_of(g, p)["red"] == 1

@@ -5,17 +5,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from positions import arrange, started
+from positions import scenario
 from ttr.engine import Game
 
 
-def scored(routes: dict[str, int], tickets: list[list[str]], players: int = 2) -> dict[str, Any]:
-    g = arrange(started("usa", players, seed=6), routes=routes, tickets=tickets)
-    return g.result()
+def scored(lines: str, players: int = 2) -> dict[str, Any]:
+    """The result of a game (seed 6) where the players own the routes and hold the tickets the scenario `lines` name."""
+    return scenario(f"usa {players}p seed 6\nroutes none\ntickets none\n{lines}").result()
 
 
 def test_route_points_are_scored_during_play_and_counted_again_only_once() -> None:
-    res = scored({"calgary-winnipeg": 0, "atlanta-nashville": 1}, [[], []])
+    res = scored(
+        """
+        p0 routes calgary-winnipeg
+        p1 routes atlanta-nashville
+        """
+    )
     p0, p1 = res["players"]
     assert p0["route_points"] == 15 and p1["route_points"] == 1
     assert p0["total"] == 15 + 10  # + the longest path bonus (6 spaces against 1)
@@ -23,8 +28,12 @@ def test_route_points_are_scored_during_play_and_counted_again_only_once() -> No
 
 
 def test_completed_ticket_adds_its_value_and_an_unfinished_one_subtracts_it() -> None:
-    routes = {"denver-santa-fe": 0, "el-paso-santa-fe": 0}  # Denver - Santa Fe - El Paso
-    res = scored(routes, [["denver-el-paso", "boston-miami"], []])
+    res = scored(
+        """
+        p0 routes denver-santa-fe, el-paso-santa-fe    # Denver - Santa Fe - El Paso
+        p0 tickets denver-el-paso, boston-miami
+        """
+    )
     p0 = res["players"][0]
     assert {t["id"]: (t["points"], t["completed"]) for t in p0["tickets"]} == {
         "denver-el-paso": (4, True),
@@ -36,44 +45,67 @@ def test_completed_ticket_adds_its_value_and_an_unfinished_one_subtracts_it() ->
 
 
 def test_ticket_needs_the_players_own_routes_not_an_opponents() -> None:
-    res = scored({"denver-santa-fe": 0, "el-paso-santa-fe": 1}, [["denver-el-paso"], ["denver-el-paso"]])
+    res = scored(
+        """
+        p0 routes denver-santa-fe
+        p1 routes el-paso-santa-fe
+        p0 tickets denver-el-paso
+        p1 tickets denver-el-paso
+        """
+    )
     assert [p["tickets_completed"] for p in res["players"]] == [0, 0]
     assert [p["ticket_points"] for p in res["players"]] == [-4, -4]
 
 
 def test_ticket_over_a_long_chain_of_routes() -> None:
-    chain = ["seattle-vancouver/1", "calgary-vancouver", "calgary-winnipeg", "duluth-winnipeg", "chicago-duluth"]
-    res = scored(dict.fromkeys(chain, 0), [["seattle-new-york", "vancouver-montreal"], []])
+    chain = "seattle-vancouver/1, calgary-vancouver, calgary-winnipeg, duluth-winnipeg, chicago-duluth"
+    res = scored(f"p0 routes {chain}\np0 tickets seattle-new-york, vancouver-montreal")
     assert [t["completed"] for t in res["players"][0]["tickets"]] == [False, False]
-    chain += ["chicago-toronto", "montreal-toronto", "montreal-new-york"]
-    res = scored(dict.fromkeys(chain, 0), [["seattle-new-york", "vancouver-montreal"], []])
+    chain += ", chicago-toronto, montreal-toronto, montreal-new-york"
+    res = scored(f"p0 routes {chain}\np0 tickets seattle-new-york, vancouver-montreal")
     assert [t["completed"] for t in res["players"][0]["tickets"]] == [True, True]
     assert res["players"][0]["ticket_points"] == 22 + 20
 
 
 def test_longest_path_bonus_goes_to_every_tied_player() -> None:
-    routes = {"calgary-helena": 0, "chicago-omaha": 1, "atlanta-nashville": 2}
-    res = scored(routes, [[], [], []], players=3)
+    res = scored(
+        """
+        p0 routes calgary-helena
+        p1 routes chicago-omaha
+        p2 routes atlanta-nashville
+        """,
+        players=3,
+    )
     assert [p["longest_path"] for p in res["players"]] == [4, 4, 1]
     assert [p["longest_path_bonus"] for p in res["players"]] == [10, 10, 0]
 
 
 def test_no_bonus_without_routes() -> None:
-    res = scored({}, [[], []])
+    res = scored("")
     assert [p["longest_path_bonus"] for p in res["players"]] == [0, 0]
     assert res["winners"] == [0, 1]
 
 
 def test_most_points_wins() -> None:
-    res = scored({"calgary-helena": 0, "atlanta-nashville": 1}, [[], []])
+    res = scored(
+        """
+        p0 routes calgary-helena
+        p1 routes atlanta-nashville
+        """
+    )
     assert res["winners"] == [0]
     assert [p["rank"] for p in res["players"]] == [1, 2]
 
 
 def test_tie_broken_by_most_completed_tickets() -> None:
     # p0: 2+2 route points, ticket +4, bonus 10 = 18; p1: 7+1 route points, bonus 10 (tied 4 spaces) = 18
-    routes = {"denver-santa-fe": 0, "el-paso-santa-fe": 0, "calgary-helena": 1, "atlanta-nashville": 1}
-    res = scored(routes, [["denver-el-paso"], []])
+    res = scored(
+        """
+        p0 routes denver-santa-fe, el-paso-santa-fe
+        p0 tickets denver-el-paso
+        p1 routes calgary-helena, atlanta-nashville
+        """
+    )
     assert [p["total"] for p in res["players"]] == [18, 18]
     assert [p["tickets_completed"] for p in res["players"]] == [1, 0]
     assert res["winners"] == [0]
@@ -82,22 +114,26 @@ def test_tie_broken_by_most_completed_tickets() -> None:
 
 def test_then_by_the_longest_path_bonus() -> None:
     # p0: 10 route points + bonus (5 spaces) = 20; p1: 7+7+2+2+2 = 20 in parts of at most 4 spaces
-    routes = {
-        "atlanta-miami": 0,
-        "calgary-helena": 1,
-        "chicago-omaha": 1,
-        "denver-santa-fe": 1,
-        "dallas-little-rock": 1,
-        "atlanta-charleston": 1,
-    }
-    res = scored(routes, [[], []])
+    res = scored(
+        """
+        p0 routes atlanta-miami
+        p1 routes calgary-helena, chicago-omaha, denver-santa-fe, dallas-little-rock, atlanta-charleston
+        """
+    )
     assert [p["total"] for p in res["players"]] == [20, 20]
     assert [p["longest_path_bonus"] for p in res["players"]] == [10, 0]
     assert res["winners"] == [0]
 
 
 def test_still_tied_players_share_the_win() -> None:
-    res = scored({"calgary-helena": 0, "chicago-omaha": 1, "atlanta-nashville": 2}, [[], [], []], players=3)
+    res = scored(
+        """
+        p0 routes calgary-helena
+        p1 routes chicago-omaha
+        p2 routes atlanta-nashville
+        """,
+        players=3,
+    )
     assert [p["total"] for p in res["players"]] == [17, 17, 1]
     assert res["winners"] == [0, 1]
     assert [p["rank"] for p in res["players"]] == [1, 1, 3]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from positions import BLIND, DRAW_TICKETS, arrange, claim, keep, refused, started
+from positions import BLIND, DRAW_TICKETS, claim, keep, refused, scenario
 from ttr.engine import Game
 from ttr.engine.actions import DRAW_TICKETS as DRAW_TICKETS_TYPE
 from ttr.engine.actions import KEEP_TICKETS
@@ -11,7 +11,16 @@ FIVE = ["boston-miami", "calgary-phoenix", "denver-el-paso", "duluth-houston", "
 
 
 def table(ticket_deck: list[str]) -> Game:
-    return arrange(started("usa", 2, seed=9), hands={0: {"red": 3}}, market=["blue"] * 5, current=0, ticket_deck=ticket_deck)
+    """Player 0 to move, holding the tickets dealt at setup, with these tickets (top first) left to draw."""
+    return scenario(
+        f"""
+        usa 2p seed 9
+        p0 hand 3red
+        market blue, blue, blue, blue, blue
+        ticket deck {", ".join(ticket_deck)}
+        current 0
+        """
+    )
 
 
 def test_draw_three_tickets_then_keep_at_least_one() -> None:

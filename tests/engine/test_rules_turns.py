@@ -4,37 +4,36 @@ from __future__ import annotations
 
 import pytest
 
-from positions import BLIND, PASS, arrange, claim, faceup, refused, started
+from positions import BLIND, PASS, claim, faceup, refused, scenario, started
+from ttr.editions import get_edition
 from ttr.engine import EndReason, Game
 
 
-def blocked(
-    players: int = 3,
-    hands: dict[int, dict[str, int]] | None = None,
-    trains: list[int] | None = None,
-    market: list[str | None] | None = None,
-    free: tuple[str, ...] = (),
-) -> Game:
+def blocked(players: int = 3, lines: str = "", free: tuple[str, ...] = ()) -> Game:
     """Every route of 3 or fewer spaces owned, 3 trains each, no cards to draw, no tickets left.
 
     Player 0 holds every card not placed elsewhere, but nobody can claim (a free route needs more
-    trains than anyone has): a position where passing is the only action. `free` routes stay unowned.
+    trains than anyone has): a position where passing is the only action. `free` routes stay unowned;
+    the scenario `lines` change the rest.
     """
-    g = started("usa", players, seed=3)
-    ed = g.edition
-    owned: dict[str, int] = {}
-    for r in ed.routes:  # lanes of a double are listed together, so they get different owners
-        if r.length <= 3 and r.id not in free:
-            owned[r.id] = len(owned) % players
-    return arrange(
-        g,
-        hands=hands or {},
-        market=market or [None] * 5,
-        rest=0,
-        routes=owned,
-        ticket_deck=[],
-        trains=trains or [3] * players,
-        current=0,
+    owned: list[list[str]] = [[] for _ in range(players)]
+    short = [r.id for r in get_edition("usa").routes if r.length <= 3 and r.id not in free]
+    for i, r in enumerate(short):  # lanes of a double are listed together, so they get different owners
+        owned[i % players].append(r)
+    routes = "\n".join(f"p{p} routes {', '.join(ids)}" for p, ids in enumerate(owned))
+    three = ", ".join(["3"] * players)
+    return scenario(
+        f"""
+        usa {players}p seed 3
+        hands none
+        market -, -, -, -, -
+        rest p0                 # every card not named
+        ticket deck             # empty
+        trains {three}
+        current 0
+        {routes}
+        {lines}
+        """
     )
 
 
@@ -50,7 +49,7 @@ def test_pass_is_refused_while_any_other_action_is_possible() -> None:
     g = started("usa", 2, seed=1)
     assert PASS not in g.legal_actions()
     refused(g, PASS, "pass_not_allowed", "only when no other action is possible")
-    one_card = blocked(market=[None, None, "red", None, None])  # a single face-up card is enough to forbid passing
+    one_card = blocked(lines="market -, -, red, -, -")  # a single face-up card is enough to forbid passing
     assert one_card.legal_actions() == (faceup(2),)
     refused(one_card, PASS, "pass_not_allowed", "no other action")
 
@@ -69,7 +68,14 @@ def test_stalemate_every_player_passes_in_one_full_round_ends_the_game(players: 
 
 
 def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
-    g = arrange(blocked(3, hands={1: {"red": 4}}, trains=[3, 7, 3]), current=2)  # only player 1 can act (a 4-space route)
+    g = blocked(  # only player 1 can act (a 4-space route)
+        3,
+        """
+        p1 hand 4red
+        trains 3, 7, 3
+        current 2
+        """,
+    )
     g.apply(PASS)  # player 2
     g.apply(PASS)  # player 0
     assert g.current == 1 and PASS not in g.legal_actions()
@@ -89,19 +95,22 @@ def test_stalemate_needs_consecutive_passes_by_every_player() -> None:
     assert list(g.outcome.winners) == g.result()["winners"]
 
 
-def _end_table(trains: list[int]) -> Game:
-    g = started("usa", 3, seed=8)
-    return arrange(
-        g,
-        hands={0: {"red": 6, "locomotive": 2}, 1: {"blue": 3}, 2: {"green": 2}},
-        market=["white", "black", "yellow", "orange", "purple"],
-        trains=trains,
-        current=0,
+def _end_table(trains: str) -> Game:
+    return scenario(
+        f"""
+        usa 3p seed 8
+        p0 hand 6red+2L
+        p1 hand 3blue
+        p2 hand 2green
+        market white, black, yellow, orange, purple
+        trains {trains}
+        current 0
+        """
     )
 
 
 def test_end_trigger_gives_every_player_one_more_turn_including_the_trigger_player() -> None:
-    g = _end_table([4, 45, 45])
+    g = _end_table("4, 45, 45")
     events = g.apply(claim("atlanta-charleston", red=2))  # player 0 ends the turn with 2 trains
     assert "final_round" in [e.type for e in events]
     turns = []
@@ -113,7 +122,7 @@ def test_end_trigger_gives_every_player_one_more_turn_including_the_trigger_play
 
 
 def test_ending_a_turn_with_three_trains_does_not_trigger_the_end() -> None:
-    g = _end_table([5, 45, 45])
+    g = _end_table("5, 45, 45")
     events = g.apply(claim("atlanta-charleston", red=2))
     assert "final_round" not in [e.type for e in events]
     assert g.final_turns == -1
@@ -121,21 +130,21 @@ def test_ending_a_turn_with_three_trains_does_not_trigger_the_end() -> None:
 
 @pytest.mark.parametrize("trains_before", [2, 1])
 def test_end_triggers_at_one_or_zero_trains(trains_before: int) -> None:
-    g = _end_table([trains_before, 45, 45])
+    g = _end_table(f"{trains_before}, 45, 45")
     g.apply(claim("atlanta-nashville", red=1))
     assert g.trains[0] == trains_before - 1
     assert g.final_turns == 3
 
 
 def test_a_player_already_at_two_trains_triggers_by_ending_any_turn() -> None:
-    g = _end_table([2, 45, 45])
+    g = _end_table("2, 45, 45")
     g.apply(BLIND)
     g.apply(BLIND)
     assert g.final_turns == 3 and g.current == 1
 
 
 def test_end_trigger_happens_once() -> None:
-    g = _end_table([4, 3, 45])
+    g = _end_table("4, 3, 45")
     g.apply(claim("atlanta-charleston", red=2))
     g.apply(claim("calgary-vancouver", blue=3))  # player 1 also drops to 0 trains in the final round
     assert g.final_turns == 2  # turns left: player 2, then player 0
@@ -149,7 +158,7 @@ def test_end_trigger_happens_once() -> None:
 
 
 def test_a_pass_uses_up_a_final_round_turn() -> None:
-    g = blocked(3, trains=[2, 3, 3], market=[None, None, "red", None, None], free=("atlanta-nashville",))
+    g = blocked(3, "trains 2, 3, 3\nmarket -, -, red, -, -", free=("atlanta-nashville",))
     assert faceup(2) in g.legal_actions()
     g.apply(faceup(2))  # player 0 ends a turn with 2 trains: the final round starts
     assert g.final_turns == 3

@@ -48,6 +48,27 @@ def test_a_scenario_can_start_from_a_game_and_put_the_rest_in_a_hand() -> None:
     assert g.final_turns == 2 and g.trains == [2, 40]
 
 
+def test_a_ticket_deck_line_may_name_its_deck() -> None:
+    g = scenario(
+        """
+        marklin 2p
+        tickets none
+        ticket deck short berlin-erfurt, berlin-leipzig      # top first
+        ticket deck long berlin-koln
+        """
+    )
+    same = arrange(
+        started("marklin"),
+        tickets={},
+        ticket_deck={"short": ["berlin-erfurt", "berlin-leipzig"], "long": ["berlin-koln"]},
+    )
+    assert g == same
+    assert [g.edition.tickets[t].id for t in g.ticket_decks["short"]] == ["berlin-leipzig", "berlin-erfurt"]  # top last
+    europe = started("europe", 2, 3)
+    g = scenario("ticket deck long palermo-moskva", europe)
+    assert g.to_dict()["ticket_decks"] == {**europe.to_dict()["ticket_decks"], "long": ["palermo-moskva"]}  # regular kept
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -59,6 +80,7 @@ def test_a_scenario_can_start_from_a_game_and_put_the_rest_in_a_hand() -> None:
         ("p0 hand 1red", "starts with its base game"),
         ("usa 2p\nhands nothing", "unknown part .hands."),
         ("usa 2p\np0 hand 15locomotive", "locomotive cards; the edition has 14"),
+        ("marklin 2p\nticket deck berlin-erfurt", "name the ticket deck: long, short"),
     ],
 )
 def test_a_bad_scenario_says_what_is_wrong(text: str, message: str) -> None:
