@@ -137,3 +137,41 @@ def test_http_action_reaches_other_sockets(client):
         mine, theirs = (u0, u1) if mover == 0 else (u1, u0)
         assert mine["events"][0]["event"]["tickets"] == action["tickets"]
         assert "tickets" not in theirs["events"][0]["event"]
+
+
+def test_open_sockets_keep_no_old_snapshot_of_their_game(client):
+    """Memory under load: a seat's socket follows the cached snapshot. The handler once kept the snapshot it
+    authorised the socket with for the socket's whole life, so every open game held a second, stale copy."""
+    import gc
+
+    from ttr.server.service import LiveGame
+
+    created = create(client, players=2, seats=[{"type": "human"}, {"type": "human"}])
+    gid = created["game_id"]
+    tokens = join_all(client, created)
+    rng = random.Random(3)
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1,
+    ):
+        seq = ws0.receive_json()["seq"]
+        ws1.receive_json()
+        for _ in range(12):
+            moved = False
+            for token in tokens.values():
+                st = client.get(f"/api/games/{gid}/state", headers=bearer(token)).json()
+                if st["legal"]:
+                    res = client.post(
+                        f"/api/games/{gid}/actions",
+                        json={"action": rng.choice(st["legal"]), "expected_seq": st["seq"]},
+                        headers=bearer(token),
+                    )
+                    assert res.status_code == 200, res.text
+                    seq, moved = res.json()["seq"], True
+                    break
+            assert moved
+            for ws in (ws0, ws1):  # both sessions have sent the newest update: they hold nothing older
+                updates_until(ws, lambda m, seq=seq: m["seq"] == seq)
+        gc.collect()
+        held = sorted({o.seq for o in gc.get_objects() if isinstance(o, LiveGame) and o.id == gid})
+        assert held == [seq]

@@ -817,6 +817,7 @@ def create_app(settings: Settings) -> FastAPI:
             live = await live_game(game_id)
             access = authorise(live, token) if token else SPECTATOR
             live.choose_seat(access, seat)
+            del live  # the session follows the cached snapshots: this one must not stay pinned while it runs
         except ApiError as exc:
             await ws.send_text(json.dumps({"type": "error", "error": exc.body()["error"]}))
             await ws.close(code=4000 + exc.status)
