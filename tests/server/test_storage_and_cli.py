@@ -167,13 +167,14 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
 def test_loadtest_json_report_is_alone_on_stdout_with_its_own_server():
     """The server `ttr loadtest` starts prints its banner on stderr, so `--json` output parses as it is."""
     run = subprocess.run(
-        [sys.executable, "-m", "ttr", "loadtest", "--games", "1", "--duration", "2", "--think", "0", "--json"],
+        [sys.executable, "-m", "ttr", "loadtest", "--games", "2", "--duration", "2", "--ramp", "1", "--think", "0", "--json"],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)["games_started"] >= 1
+    report = json.loads(run.stdout)
+    assert report["games_started"] >= 2 and report["ramp_s"] == 1.0
     assert "ttr serve:" in run.stderr
 
 

@@ -51,6 +51,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="seconds after which the server's memory is taken as warmed up, for the growth figure "
         "(default: a sixth of --duration, at most 60)",
     )
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="spread the games' first starts evenly over this many seconds (default 0: all within the first 5 s). "
+        "A ramp about as long as a game gives the steady mix of young and old games a real server has, so the "
+        "memory growth after it shows what the server keeps, not all its games growing up together",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -103,8 +111,11 @@ def _start_server(args: argparse.Namespace, tmp: str) -> tuple[subprocess.Popen[
 def run(args: argparse.Namespace) -> int:
     from ..server.loadtest import LoadConfig, RssSampler, cpu_seconds, run_load
 
-    if args.games < 1 or args.humans < 1 or args.duration <= 0 or args.think < 0 or args.client_procs < 1:
-        print("ttr loadtest: --games, --humans and --client-procs must be >= 1, --duration > 0, --think >= 0", file=sys.stderr)
+    if args.games < 1 or args.humans < 1 or args.duration <= 0 or args.think < 0 or args.client_procs < 1 or args.ramp < 0:
+        print(
+            "ttr loadtest: --games, --humans and --client-procs must be >= 1, --duration > 0, --think and --ramp >= 0",
+            file=sys.stderr,
+        )
         return 2
     warmup = args.warmup if args.warmup is not None else min(60.0, args.duration / 6)
     with tempfile.TemporaryDirectory(prefix="ttr-load-") as tmp:
@@ -127,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 via=args.via,
                 procs=args.client_procs,
+                ramp=args.ramp,
             )
             if pid:
                 with RssSampler(pid, warmup) as rss:

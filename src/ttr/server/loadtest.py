@@ -125,6 +125,7 @@ class LoadConfig:
     seed: int = 1
     via: str = "http"  # how actions are sent: "http" (POST) or "ws" (over the seat's WebSocket)
     procs: int = 1  # client processes sharing the games (one event loop each)
+    ramp: float = 0.0  # seconds over which the games' first starts are spread (0: within the first 5 s)
 
 
 @dataclass
@@ -200,7 +201,7 @@ class LoadTest:
     async def slot(self, i: int) -> None:
         """Keep one game going until the time is up (start a new one when it ends)."""
         duration = max(0.0, self.deadline - time.perf_counter())
-        await asyncio.sleep(self.rng.random() * min(5.0, duration / 4))  # stagger the starts
+        await asyncio.sleep(self.rng.random() * (min(self.cfg.ramp, duration) or min(5.0, duration / 4)))  # stagger
         http = Http1(self.host, self.port)
         try:
             while time.perf_counter() < self.deadline:
@@ -386,6 +387,7 @@ def report(cfg: LoadConfig, s: Stats, elapsed: float, procs: int = 1) -> dict[st
         "actions_via": cfg.via,
         "duration_s": round(elapsed, 1),
         "think_s": cfg.think,
+        "ramp_s": cfg.ramp,
         "humans_per_game": cfg.humans,
         "bots_per_game": cfg.bots,
         "edition": cfg.edition,
