@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 
@@ -75,27 +74,11 @@ def _settings_kwargs(args: argparse.Namespace) -> dict[str, object]:
     return values
 
 
-GC_THRESHOLDS = (20_000, 50, 100)
-
-
-def tune_gc() -> None:
-    """Python's cyclic garbage collector, tuned for a server that keeps hundreds of live games.
-
-    With the default thresholds (700, 10, 10) each game's snapshot and rendered states lived just long enough
-    (a move's think time) to be promoted to the oldest generation, so full collections ran every few seconds
-    over the whole heap: in a 300-game ``ttr loadtest`` 18 full collections in 45 s, up to 0.7 s each, 8 s of
-    collector time in all, the server's longest pauses. Larger young generations let those objects die young
-    (the same run: no full collection, 0.5 s in all), and what exists at start-up (modules, the editions'
-    tables) is moved out of the collector's sight (``gc.freeze``). Reference counting frees everything else."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import Settings, create_app, database_url
+    from ..server.collector import Collector
     from ..server.limits import guarded_http_protocol
     from ..server.security import redact_tokens_in_logs
 
@@ -143,6 +126,6 @@ def run(args: argparse.Namespace) -> int:
         h11_max_incomplete_event_size=settings.max_header_bytes,
     )
     redact_tokens_in_logs()  # after uvicorn.Config has set up its loggers
-    tune_gc()
+    Collector(settings.gc_interval, settings.gc_full_every).start()  # the garbage collector's schedule (collector.py)
     uvicorn.Server(config).run()
     return 0

@@ -107,6 +107,9 @@ class Settings:
     # --- storage
     position_every: int = 20  # a game's whole position is stored every this many actions (and at its end); in between
     # only the action is, and loading replays the few actions since the stored position (service.GameService._load)
+    # --- the garbage collector's schedule (collector.py; ttr serve only)
+    gc_interval: float = 0.5  # seconds between two young collections, after which what lives is frozen (0: Python's)
+    gc_full_every: float = 600.0  # seconds between two whole-heap collections (0: never)
 
     @property
     def is_postgres(self) -> bool:
@@ -183,6 +186,13 @@ KNOBS: tuple[Knob, ...] = (
         "store a game's whole position every this many actions (0 or 1: after every action); in between only the "
         "action is written, and loading a game replays the actions since its stored position",
     ),
+    Knob(
+        "gc_interval",
+        "--gc-interval",
+        "seconds between two young garbage collections, after which what is alive is frozen out of the collector's "
+        "sight (0: Python's own schedule)",
+    ),
+    Knob("gc_full_every", "--gc-full-every", "seconds between two whole-heap garbage collections (0: never)"),
 )
 
 _DEFAULTS = {f.name: f.default for f in fields(Settings)}
