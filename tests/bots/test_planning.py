@@ -291,7 +291,18 @@ def test_planner_weights_by_player_count() -> None:
     from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 
     bot = make_bot("hard", seed=1)
-    cases = (("usa", 2, (TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)), ("usa", 4, (0.6, 0.0)), ("nordic", 2, (0.6, 0.0)))
+    tempo, plain = (TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT), (0.6, 0.0)
+    cases = (
+        ("usa", 2, tempo),
+        ("usa", 3, tempo),
+        ("usa", 4, tempo),
+        ("europe", 4, tempo),
+        ("usa", 5, tempo),
+        ("nordic", 2, plain),
+        ("nordic", 3, plain),
+        ("marklin", 2, plain),
+        ("marklin", 4, plain),
+    )
     for edition, players, expected in cases:
         game = Game(edition, players, 2)
         while game.view(game.current).phase != "turn":
@@ -347,7 +358,7 @@ def test_planner_can_switch_to_tempo_weights_when_it_sees_a_racer_at_four_player
     from ttr.bots.planner import TEMPO_OVERHEAD
     from ttr.bots.situation import seen_racers
 
-    game = Game("usa", 4, 5)
+    game = Game("marklin", 4, 5)  # a map where the plain weights are the default at 4 players
     bots = [make_bot("planner:tempo_vs_racers=true", seed=0), *(make_bot("racer", seed=q) for q in (1, 2, 3))]
     seen = []
     while not game.is_over and game.turn < 60:

@@ -3,7 +3,7 @@ replay, spectators kept out of the players' channel; the profile page (rating hi
 games per edition, statistics, recent games) in four languages with an axe-core scan at 1366x768 and 390x844;
 the password change form; the take-over bot level chooser and the bots' calibrated figures in the seat menu; the
 "my games" badge and the Notifications API (permission asked on a click; a stubbed Notification records what
-the page shows) (docs/client.md)."""
+the page shows); each bot level's style line under its seat menu (issue 16) (docs/client.md)."""
 
 from __future__ import annotations
 
@@ -300,3 +300,47 @@ def test_a_guest_is_told_of_a_turn_off_the_game_page(server: Server, browser: An
     assert note["tag"] == "ttr-my-games" and "your turn in 1 game" in note["body"].lower()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     ctx.close()
+
+
+def test_each_bot_level_says_how_it_plays_in_the_lobby(server: Server, new_page: Any) -> None:
+    """Issue 16: under a bot seat's menu, and under the take-over bot's menu, a line on the level's style, as
+    served by GET /api/levels (translated); visible and inside the window at 1366x768 and 390x844."""
+    served = {lv["level"]: lv["style"] for lv in server.api("GET", "/api/levels")["levels"]}
+    assert list(served) == ["easy", "medium", "hard", "max"]
+    for w, h in ((1366, 768), (390, 844)):
+        page = new_page(width=w, height=h)
+        page.goto(server.base + "/")
+        wait_ready(page)
+        line = page.locator("#seat-style-1")  # seat 2 is a medium bot by default
+        line.scroll_into_view_if_needed()
+        assert line.is_visible() and line.inner_text() == served["medium"]
+        menu = page.locator(".seat-type[data-seat='1']")
+        assert menu.get_attribute("aria-describedby") == "seat-style-1"
+        page.select_option(".seat-type[data-seat='1']", "bot:hard")
+        assert page.locator("#seat-style-1").inner_text() == served["hard"]
+        page.select_option("#player-count", "4")
+        for seat in (1, 2, 3):
+            page.select_option(f".seat-type[data-seat='{seat}']", ["bot:easy", "bot:hard", "bot:max"][seat - 1])
+        assert page.locator("#seat-style-0").count() == 0  # a human seat has none
+        for seat, level in ((1, "easy"), (2, "hard"), (3, "max")):
+            box = page.locator(f"#seat-style-{seat}").bounding_box()
+            menu_box = page.locator(f".seat-type[data-seat='{seat}']").bounding_box()
+            assert page.locator(f"#seat-style-{seat}").inner_text() == served[level]
+            assert box is not None and menu_box is not None
+            assert box["y"] >= menu_box["y"] + menu_box["height"] - 1, (seat, box, menu_box)  # under its menu
+            assert box["x"] >= 0 and box["x"] + box["width"] <= w, (seat, box)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= w
+        page.locator("#seat-list").screenshot(path=str(screenshot_path(f"lobby-levels-{w}x{h}.png")))
+        # the bot that takes over after a timeout: the same line, following the menu
+        page.select_option("#clock-kind", "realtime")
+        assert page.locator("#clock-bot-style").inner_text() == served["medium"]
+        page.select_option("#clock-bot-level", "easy")
+        assert page.locator("#clock-bot-style").inner_text() == served["easy"]
+        assert page.locator("#clock-bot-level").get_attribute("aria-describedby") == "clock-bot-style"
+        page.locator("#new-game").screenshot(path=str(screenshot_path(f"lobby-levels-form-{w}x{h}.png")))
+    # in another language the translation is shown (not the served English)
+    page = new_page(locale="pt-PT", width=390, height=844)
+    page.goto(server.base + "/")
+    wait_ready(page)
+    text = page.locator("#seat-style-1").inner_text()
+    assert text.startswith("Metódico") and text != served["medium"]

@@ -109,13 +109,15 @@ def test_translations_are_not_english_copies() -> None:
 
 
 def test_every_bot_level_has_a_style_line_for_the_lobby() -> None:
-    from ttr.bots import LEVELS
+    from ttr.bots import LEVEL_STYLES, LEVELS
 
     lobby = js_sources()["lobby.js"]
     match = re.search(r"const LEVELS = \[([^\]]*)\]", lobby)
     assert match is not None
     assert [x.strip().strip('"') for x in match.group(1).split(",")] == list(LEVELS)
-    assert "title: t(`level_style.${lv}`)" in lobby  # the level's style is the option's tooltip
+    assert "title: this.levelStyle(lv)" in lobby  # the level's style is the option's tooltip ...
+    assert 'h("small", { class: "level-style"' in lobby  # ... and a line under the menu
+    assert list(LEVEL_STYLES) == list(LEVELS)
     en = load("en")
-    for level in LEVELS:
-        assert en[f"level_style.{level}"].strip()
+    for level in LEVELS:  # the English file says what ttr.bots says (the served line); the others translate it
+        assert en[f"level_style.{level}"] == LEVEL_STYLES[level]

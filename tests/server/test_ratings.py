@@ -195,3 +195,17 @@ def test_bot_ratings_and_the_profile_page_are_served(app_client):
     assert res.status_code == 200 and res.json() == load_shipped() and res.json()["levels"]["medium"]["mu"] == 25.0
     page = app_client.get("/players/anyone")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+
+
+def test_the_levels_are_served_with_their_style(app_client):
+    from ttr.bots import LEVEL_STYLES, LEVELS, make_bot
+
+    res = app_client.get("/api/levels")
+    assert res.status_code == 200
+    levels = res.json()["levels"]
+    assert [lv["level"] for lv in levels] == list(LEVELS) == ["easy", "medium", "hard", "max"]
+    for lv in levels:
+        assert lv["style"] == LEVEL_STYLES[lv["level"]] and len(lv["style"]) <= 80  # one line
+        make_bot(lv["bot"])  # a spec the bots accept
+    assert levels[3]["bot"] == "ismcts:iterations=400"
+    assert levels[0]["style"].startswith("Greedy")

@@ -188,3 +188,22 @@ def test_summary_counts_wins_ties_seats_and_rule_gaps() -> None:
         "level": 1,
         "score_wins": 0,
     }
+
+
+def test_cli_timed_adds_decision_times_and_plays_the_same_games(tmp_path: Path) -> None:
+    records = []
+    for timed in (False, True):
+        out, summary = tmp_path / f"{timed}.jsonl", tmp_path / f"{timed}.json"
+        args = ["tournament", "--players", "2", "--bots", "hard,medium", "--games", "4", "--seed", "3", "--jobs", "1"]
+        assert main([*args, "--out", str(out), "--summary", str(summary), *(["--timed"] if timed else [])]) == 0
+        records.append([json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()])
+        times = json.loads(summary.read_text(encoding="utf-8"))["summary"].get("decision_ms")
+        if timed:
+            assert set(times) == {"hard", "medium"}
+            for d in times.values():
+                assert d["decisions"] > 0 and 0 < d["ms_median"] <= d["ms_p99"]
+        else:
+            assert times is None
+    for plain, timed_rec in zip(*records, strict=True):
+        assert len(timed_rec.pop("decision_ms")) == 2
+        assert plain == timed_rec  # timing changes nothing else

@@ -38,6 +38,25 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "max": ("ismcts", {"iterations": 400}),
 }
 
+# One line on each level's style, for players choosing a bot: served as `GET /api/levels` and shown
+# in the lobby under a bot seat. The lobby's translations (static/i18n/*.json, `level_style.<level>`)
+# translate these lines; tests/browser/test_static_files.py checks en.json says exactly this.
+LEVEL_STYLES: dict[str, str] = {
+    "easy": "Greedy: plays whatever scores most right now, with no plan",
+    "medium": "Methodical: completes its tickets one at a time",
+    "hard": "Planner: plans one network for its tickets, takes contested routes first",
+    "max": "Searcher: plays out many possible futures before each move (slower)",
+}
+
+
+def level_list() -> list[dict[str, str]]:
+    """The levels in order of strength, each with its bot spec and its style line (`GET /api/levels`)."""
+    out = []
+    for level, (base, opts) in LEVELS.items():
+        spec = ":".join([base, *(f"{k}={json.dumps(v)}" for k, v in opts.items())])
+        out.append({"level": level, "bot": spec, "style": LEVEL_STYLES[level]})
+    return out
+
 
 def bot_names() -> list[str]:
     return sorted(BOTS) + list(LEVELS)
@@ -70,4 +89,16 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     return BOTS[base_name](seed=seed, **options)
 
 
-__all__ = ["BOTS", "GAUNTLET", "LEVELS", "PERSONAS", "Bot", "RandomBot", "bot_names", "make_bot", "parse_bot_spec"]
+__all__ = [
+    "BOTS",
+    "GAUNTLET",
+    "LEVELS",
+    "LEVEL_STYLES",
+    "PERSONAS",
+    "Bot",
+    "RandomBot",
+    "bot_names",
+    "level_list",
+    "make_bot",
+    "parse_bot_spec",
+]

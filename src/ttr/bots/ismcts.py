@@ -106,7 +106,7 @@ class ISMCTSBot(Bot):
         self.max_claims = max_claims
         self.memory = Memory()
         # The advisor plans with the plain weights unless tempo_advisor (the planner's default at
-        # two players since issue 16): max was measured with the plain advisor, which also blocks at
+        # every player count on USA and Europe since issue 16): max was measured with the plain advisor, which also blocks at
         # every player count (the planner itself blocks only at 3 players).
         self.tempo_advisor = tempo_advisor
         plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0, "block": True}

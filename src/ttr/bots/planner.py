@@ -25,9 +25,13 @@ from .tactics import best_payment, card_needs, payment_cost
 
 BLOCK_MAX_LENGTH = 2  # only short links are worth blocking
 BLOCK_MIN_DETOUR = 3.0  # ... and only when the opponent's detour is this much longer
-# Tempo weights of the plan at two players: a claim costs 2 trains' worth of planning weight (not
-# 0.6) and each route point takes 0.5 off, so paths run over fewer, longer routes. Measured against
-# the racer at 2-player USA: 52.0% -> 74.0% (200 games; docs/tournaments.md).
+# Tempo weights of the plan: a claim costs 2 trains' worth of planning weight (not 0.6) and each
+# route point takes 0.5 off, so paths run over fewer, longer routes. Measured against the racer at
+# 2-player USA: 52.0% -> 74.0% (200 games); since issue 16 part 5 at every player count, where
+# against two `medium` (Route Focus) bots at 4-player USA `hard` won 52.8% of the games with the
+# plain weights and 72.9% with these (400 games, seed 1; 48.0% -> 71.2% on seed 1001), and against
+# three racers 61.3% -> 66.0% (400 games); at 3 and 5 players and on Europe they also won more
+# against `medium`; docs/tournaments.md, Difficulty levels.
 TEMPO_OVERHEAD = 2.0
 TEMPO_POINTS_WEIGHT = 0.5
 # The planner makes its cheap blocks only at these player counts. At 4 players against three racers
@@ -35,8 +39,11 @@ TEMPO_POINTS_WEIGHT = 0.5
 # players against the racer: +0.6 to +3.0 points on four seed sets (2400 games); at 3 players it
 # lost against two Route Focus bots (36.3% -> 33.0%, 300 games); docs/tournaments.md.
 BLOCK_PLAYERS = frozenset({3})
-# ... except on these maps (Nordic at 2p against the racer: 69.0% with them, 77.0% without, 100 games).
-PLAIN_DUEL_EDITIONS = frozenset({"nordic"})
+# ... except on these maps, which keep the plain weights at every player count: Nordic (at 2p against
+# the racer 69.0% with the tempo weights, 77.0% without, 100 games) and Märklin (at 2p against the
+# racer 68.2% with them, 76.2% without; against `medium` 53.5% -> 61.8% at 2p and 52.0% -> 69.0% at
+# 4p without them; 400 games each, seed 1).
+PLAIN_EDITIONS = frozenset({"nordic", "marklin"})
 
 
 class PlannerBot(ScriptedBot):
@@ -98,17 +105,18 @@ class PlannerBot(ScriptedBot):
         self.seen_tickets.clear()
 
     def situation(self, view: PlayerView) -> Situation:
-        # Tempo weights at two players; with more only if tempo_vs_racers and an opponent is seen
-        # racing (measured at 4-player USA against three racers: 50.0% against 56.5% without, 200
-        # games: switching the plan's weights mid-game wastes the cards collected for the old plan).
-        duel = view.players == 2 and view.edition.id not in PLAIN_DUEL_EDITIONS
-        duel = duel or (self.tempo_vs_racers and bool(seen_racers(view)))
-        self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if duel else ROUTE_OVERHEAD
+        # Tempo weights except on the PLAIN_EDITIONS maps; there only if tempo_vs_racers and an
+        # opponent is seen racing (measured at 4-player USA against three racers when the plain
+        # weights were the default there: 50.0% against 56.5% without, 200 games: switching the
+        # plan's weights mid-game wastes the cards collected for the old plan).
+        tempo = view.edition.id not in PLAIN_EDITIONS
+        tempo = tempo or (self.tempo_vs_racers and bool(seen_racers(view)))
+        self.overhead = self.overhead_option if self.overhead_option is not None else TEMPO_OVERHEAD if tempo else ROUTE_OVERHEAD
         self.block_enabled = self.block_option if self.block_option is not None else view.players in BLOCK_PLAYERS
         if self.points_weight_option is not None:
             self.points_weight = self.points_weight_option
         else:
-            self.points_weight = TEMPO_POINTS_WEIGHT if duel else 0.0
+            self.points_weight = TEMPO_POINTS_WEIGHT if tempo else 0.0
         return super().situation(view)
 
     # ------------------------------------------------------------------ contested long routes

@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 HELP = "play a seat-rotated tournament between bots and summarise it (JSON lines, HTML report)"
@@ -39,6 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--summary", help="write the summary as JSON to this file")
     p.add_argument("--report", metavar="DIR", help="write an HTML report with plots into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of tables")
+    p.add_argument(
+        "--timed",
+        action="store_true",
+        help="also measure each bot's CPU time per decision (mean, median, p99; machine-dependent, "
+        "adds decision_ms to the --out records); the games are the same",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         print("ttr tournament: --games must be at least 1", file=sys.stderr)
         return 2
     specs = tournament.schedule(args.edition, args.players, bots, args.games, args.seed, options)
+    if args.timed:
+        specs = [replace(s, timed=True) for s in specs]
     console = Console(stderr=True)
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     start = time.perf_counter()
@@ -94,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     elapsed = time.perf_counter() - start
     summary = tournament_summary(records)
+    if args.timed:
+        summary["decision_ms"] = decision_times(records)
     config = {
         "edition": args.edition,
         "players": args.players,
@@ -103,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         "options": options,
         "backend": args.backend,
         "jobs": args.jobs,
+        "timed": args.timed,
     }
     timing = {"seconds": elapsed, "games_per_second": len(records) / elapsed if elapsed else 0.0}
     if args.summary:
@@ -118,6 +130,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print_summary(summary, config, timing)
     return 0
+
+
+def decision_times(records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """CPU milliseconds per decision of each bot (every seat it had), over timed records: count, mean, median, p99."""
+    from ..sim.gauntlet import timing
+
+    ms: dict[str, list[float]] = {}
+    for rec in records:
+        for seat, name in enumerate(rec["bots"]):
+            ms.setdefault(name, []).extend(rec["decision_ms"][seat])
+    return {name: timing(xs) for name, xs in ms.items()}
 
 
 def print_summary(summary: dict[str, Any], config: dict[str, Any], timing: dict[str, float]) -> None:
@@ -152,6 +175,11 @@ def print_summary(summary: dict[str, Any], config: dict[str, Any], timing: dict[
         f"game length: mean {t['mean']:.1f} turns (median {t['median']}, {t['min']}–{t['max']}); "
         f"games with a pass: {summary['games_with_pass']}; stalemates: {summary['stalemates']}"
     )
+    for name, d in summary.get("decision_ms", {}).items():
+        con.print(
+            f"{name}: CPU ms a decision: mean {d['ms_mean']:.2f}, median {d['ms_median']:.2f}, "
+            f"p99 {d['ms_p99']:.2f} ({d['decisions']} decisions)"
+        )
     con.print(
         f"{timing['games_per_second']:.2f} games/s ({timing['seconds']:.1f} s, {config['backend']}, {config['jobs']} job(s))"
     )

@@ -541,6 +541,16 @@ def create_app(settings: Settings) -> FastAPI:
 
         return json_response(await asyncio.to_thread(load_shipped))
 
+    @app.get(
+        "/api/levels",
+        tags=["ratings"],
+        summary="The bot levels a seat can have, weakest first: each one's bot and a line on its style",
+    )
+    async def bot_levels() -> Response:
+        from ..bots import level_list
+
+        return json_response({"levels": level_list()})
+
     # ------------------------------------------------------------------ editions
     @app.get("/api/editions", tags=["editions"], summary="The editions (maps) and their rule options")
     async def list_editions() -> Response:

@@ -9,7 +9,7 @@ import { editionName, has, onLanguageChange, t } from "./i18n.js";
 import { MapEditor } from "./mapeditor.js";
 import { seatName } from "./names.js";
 
-const LEVELS = ["easy", "medium", "hard", "max"];
+const LEVELS = ["easy", "medium", "hard", "max"]; // until GET /api/levels answers (ttr.bots.LEVELS)
 const TUTORIAL_EDITIONS = ["usa", "europe", "nordic", "marklin"];
 const NAME_KEY = "ttr.name";
 const INVITES_KEY = "ttr.invites";
@@ -34,6 +34,8 @@ class Lobby {
     this.editions = [];
     this.form = { edition: "usa", players: 2, seats: [], hotseat: false, public: true, name: "", options: {}, clock: { kind: "none", seconds: 120, hours: 24, on_timeout: "bot", bot_level: "medium" } };
     this.botRatings = {}; // level -> the calibration ladder's rating (GET /api/bot-ratings)
+    this.levels = LEVELS; // the levels offered, weakest first (GET /api/levels)
+    this.levelStyles = {}; // level -> the server's line on its style (English; translated by level_style.<level>)
     this.lists = { open: [], active: [], finished: [] };
     this.created = null;
   }
@@ -48,6 +50,11 @@ class Lobby {
     try {
       this.botRatings = (await api("GET", "/api/bot-ratings")).levels || {};
     } catch { /* no figures: plain level names */ }
+    try {
+      const served = (await api("GET", "/api/levels")).levels || [];
+      if (served.length) this.levels = served.map((l) => l.level);
+      this.levelStyles = Object.fromEntries(served.map((l) => [l.level, l.style]));
+    } catch { /* the built-in list, styles from the translations */ }
     this.setEdition(this.editions[0].id);
     this.account = new AccountPanel(this.editions);
     this.render();
@@ -215,8 +222,11 @@ class Lobby {
       counts.map((n) => h("option", { value: String(n), selected: n === f.players }, String(n))));
     const seats = h("ol", { class: "seat-list", id: "seat-list" }, f.seats.map((s, i) => {
       const value = s.type === "bot" ? `bot:${s.level}` : s.open && !f.hotseat ? "open" : "human";
+      // a bot seat says, under its menu, how that level plays (read with the menu: aria-describedby)
+      const style = s.type === "bot" ? h("small", { class: "level-style", id: `seat-style-${i}` }, this.levelStyle(s.level)) : null;
       const select = h("select", {
         class: "seat-type", dataset: { seat: String(i) }, "aria-label": t("lobby.seat_n", { n: i + 1 }),
+        "aria-describedby": style ? style.id : null,
         onchange: (ev) => {
           const v = ev.target.value;
           f.seats[i] = v === "human" ? { type: "human" } : v === "open" ? { type: "human", open: true } : { type: "bot", level: v.split(":")[1] };
@@ -225,11 +235,11 @@ class Lobby {
       }, h("option", { value: "human", selected: value === "human" }, t(i === 0 || f.hotseat ? "lobby.human" : "lobby.invited")),
       // an open seat: anyone in the lobby may take it (an invited seat is reserved for its link)
       i > 0 && !f.hotseat ? h("option", { value: "open", selected: value === "open" }, t("lobby.open_choice")) : null,
-      LEVELS.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}`, title: t(`level_style.${lv}`) }, this.levelLabel(lv))));
+      this.levels.map((lv) => h("option", { value: `bot:${lv}`, selected: value === `bot:${lv}`, title: this.levelStyle(lv) }, this.levelLabel(lv))));
       const nameField = s.type === "human" && f.hotseat
         ? h("input", { type: "text", class: "seat-name", maxlength: "32", value: s.name || (i === 0 ? this.myName() : ""), placeholder: t("seat.player_n", { n: i + 1 }), oninput: (ev) => { s.name = ev.target.value; } })
         : null;
-      return h("li", {}, h("span", { class: "seat-label" }, t("lobby.seat_n", { n: i + 1 })), select, nameField);
+      return h("li", {}, h("span", { class: "seat-label" }, t("lobby.seat_n", { n: i + 1 })), select, nameField, style);
     }));
     const options = h("div", { class: "options-grid" }, Object.entries(ed.options || {})
       .filter(([, v]) => typeof v === "number" || typeof v === "boolean")
@@ -276,15 +286,23 @@ class Lobby {
       });
       const onTimeout = h("select", { id: "clock-timeout", onchange: (ev) => { c.on_timeout = ev.target.value; } },
         ["bot", "drop"].map((k) => h("option", { value: k, selected: c.on_timeout === k }, t(`lobby.clock_timeout_${k}`))));
-      const botLevel = h("select", { id: "clock-bot-level", onchange: (ev) => { c.bot_level = ev.target.value; } },
-        LEVELS.map((lv) => h("option", { value: lv, selected: c.bot_level === lv, title: t(`level_style.${lv}`) }, this.levelLabel(lv))));
+      const botStyle = h("small", { class: "level-style", id: "clock-bot-style" }, this.levelStyle(c.bot_level));
+      const botLevel = h("select", {
+        id: "clock-bot-level", "aria-describedby": botStyle.id,
+        onchange: (ev) => { c.bot_level = ev.target.value; botStyle.textContent = this.levelStyle(c.bot_level); },
+      }, this.levels.map((lv) => h("option", { value: lv, selected: c.bot_level === lv, title: this.levelStyle(lv) }, this.levelLabel(lv))));
       rows.push(
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t(real ? "lobby.clock_seconds" : "lobby.clock_hours")), amount)),
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_on_timeout")), onTimeout)),
-        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_bot_level")), botLevel)),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_bot_level")), botLevel), botStyle),
         h("p", { class: "hint" }, t("lobby.clock_help")));
     }
     return h("fieldset", { id: "clock-choice" }, h("legend", {}, t("lobby.clock")), rows);
+  }
+
+  /** One line on how a level plays: the translation of the server's line (GET /api/levels), else that line. */
+  levelStyle(lv) {
+    return has(`level_style.${lv}`) ? t(`level_style.${lv}`) : (this.levelStyles[lv] || "");
   }
 
   /** "Bot (medium ≈ 25.0)": the level and its rating (mu) on the players' scale (the calibration ladder, docs/client.md). */
