@@ -144,9 +144,9 @@ def test_cards_not_in_hand_are_refused() -> None:
 # ---------------------------------------------------------------- double routes
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(players: int) -> None:
-    g = scenario(
+def red_hands(players: int) -> Game:
+    """USA with `players`: the first two hold 4 red each, the market is all blue, player 0 to move."""
+    return scenario(
         f"""
         usa {players}p seed 2
         p0 hand 4red
@@ -155,6 +155,11 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
         current 0
         """
     )
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(players: int) -> None:
+    g = red_hands(players)
     g.apply(claim("atlanta-raleigh/1", red=2))
     assert g.current == 1
     assert "atlanta-raleigh/2" not in route_ids(g.legal_actions())
@@ -171,15 +176,7 @@ def test_with_2_or_3_players_a_claimed_lane_closes_the_double_to_everyone(player
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_with_4_or_5_players_both_lanes_open_but_never_both_to_one_player(players: int) -> None:
-    g = scenario(
-        f"""
-        usa {players}p seed 2
-        p0 hand 4red
-        p1 hand 4red
-        market blue, blue, blue, blue, blue
-        current 0
-        """
-    )
+    g = red_hands(players)
     g.apply(claim("atlanta-raleigh/1", red=2))
     g0 = scenario(
         """
