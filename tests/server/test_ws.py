@@ -175,3 +175,4 @@ def test_open_sockets_keep_no_old_snapshot_of_their_game(client):
         gc.collect()
         held = sorted({o.seq for o in gc.get_objects() if isinstance(o, LiveGame) and o.id == gid})
         assert held == [seq]
+

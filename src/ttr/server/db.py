@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
@@ -186,27 +189,33 @@ INSERT_EVENT = sa.text(
 INSERT_ACTION = sa.text(
     "INSERT INTO actions (game_id, idx, seat, action, reveals, at) VALUES (:game_id, :idx, :seat, :action, :reveals, :at)"
 ).bindparams(sa.bindparam("at", type_=TZ), sa.bindparam("reveals", type_=sa.Boolean))
+# the game row after a change, only if it is still at the seq the change was made on; with the new whole position
+# when one is stored (GameService.position_due)
 _SET_GAME = (
     "UPDATE games SET seq = :seq, status = :status, updated_at = :now, to_move = :to_move, bot_to_move = :bot_to_move, "
-    "bot_lease_owner = NULL, bot_lease_until = NULL{} WHERE id = :gid"
+    "deadline = :deadline, bot_lease_owner = NULL, bot_lease_until = NULL{} WHERE id = :gid AND seq = :old_seq"
 )
 _SET_POSITION = ", position = :position, action_count = :action_count"
+# PostgreSQL: the whole change in one statement (one round trip, atomic on its own): the game row updated only if
+# still at `old_seq`, the action and event rows (JSON arrays of rows) inserted only then, and the notification to
+# the other processes; no row back means another process changed the game first and nothing was written
+_APPEND_PG = (
+    "WITH g AS ({} RETURNING id), "
+    "a AS (INSERT INTO actions SELECT r.* FROM g, json_populate_recordset(NULL::actions, CAST(:actions AS json)) AS r), "
+    "e AS (INSERT INTO events SELECT r.* FROM g, json_populate_recordset(NULL::events, CAST(:events AS json)) AS r) "
+    "SELECT pg_notify('ttr_games', :note) FROM g"
+)
 
 
-def _update_game(sql: str) -> dict[bool, sa.TextClause]:
-    """The statement for SQLite (False) and PostgreSQL (True), where the notification to the other processes rides on
-    it (one round trip less per change)."""
-    return {
-        pg: sa.text(sql + (" RETURNING pg_notify('ttr_games', :note)" if pg else "")).bindparams(
-            sa.bindparam("now", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean)
-        )
-        for pg in (False, True)
-    }
+def _game_statement(sql: str) -> sa.TextClause:
+    return sa.text(sql).bindparams(
+        sa.bindparam("now", type_=TZ), sa.bindparam("deadline", type_=TZ), sa.bindparam("bot_to_move", type_=sa.Boolean)
+    )
 
 
-# the game row after a change; with the new whole position when one is stored (GameService.position_due)
-UPDATE_GAME = _update_game(_SET_GAME.format(""))
-UPDATE_GAME_POSITION = _update_game(_SET_GAME.format(_SET_POSITION))
+# [with the position?]
+UPDATE_GAME = {pos: _game_statement(_SET_GAME.format(_SET_POSITION if pos else "")) for pos in (False, True)}
+APPEND_PG = {pos: _game_statement(_APPEND_PG.format(_SET_GAME.format(_SET_POSITION if pos else ""))) for pos in (False, True)}
 UPDATE_FINISHED = sa.text("UPDATE games SET finished_at = :now WHERE id = :gid").bindparams(sa.bindparam("now", type_=TZ))
 NOTIFY = sa.text("SELECT pg_notify('ttr_games', :p)")
 DEFAULT_WAL_LIMIT = 16 * 1024 * 1024  # SQLite: past this the background checkpoint empties the write-ahead log
@@ -217,6 +226,7 @@ class Database:
 
     def __init__(self, url: str, *, wal_limit_bytes: int = DEFAULT_WAL_LIMIT) -> None:
         self.url = url
+        self.origin = uuid.uuid4().hex  # names this process in its notifications (PostgreSQL), so it skips its own
         self.is_sqlite = url.startswith("sqlite")
         self.is_postgres = url.startswith("postgresql")
         self._sqlite_writer = threading.Lock()
@@ -258,6 +268,41 @@ class Database:
         """Tell every process (LISTEN ttr_games) that a game changed; delivered when the transaction commits."""
         if self.is_postgres:
             conn.execute(NOTIFY, {"p": payload})
+
+    def append(
+        self,
+        conn: Connection,
+        game: dict[str, Any],
+        action: dict[str, Any] | None,
+        events: list[dict[str, Any]],
+        position: str | None,
+    ) -> bool:
+        """Write one change of a game: its `action` row (if any), its `events` rows and the `game` row's new values
+        (`gid`, `old_seq`, `seq`, `status`, `now`, `to_move`, `bot_to_move`, `deadline`; `position` and
+        `action_count` when the position is stored). False, having written nothing, if the game is no longer at
+        `old_seq`. PostgreSQL: one statement, which also notifies the other processes (see ``_APPEND_PG``)."""
+        if self.is_postgres:
+            params = {
+                **game,
+                "actions": orjson.dumps([action] if action else []).decode(),
+                "events": orjson.dumps(events).decode(),
+                "note": f"{game['gid']} {game['seq']} {self.origin}",
+            }
+            if position is not None:
+                params["position"] = position
+            return conn.execute(APPEND_PG[position is not None], params).first() is not None
+        if action:
+            conn.execute(INSERT_ACTION, action)
+        if events:
+            conn.execute(INSERT_EVENT, events)
+        params = game if position is None else {**game, "position": position}
+        return conn.execute(UPDATE_GAME[position is not None], params).rowcount == 1
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A connection without a transaction: each statement commits on its own (one statement, one round trip)."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            yield conn
 
     def wal_size(self) -> int:
         """SQLite: the size of the write-ahead log file in bytes (0 when there is none)."""

@@ -214,9 +214,12 @@ class Hub:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             game_id, _, seq = note.payload.partition(" ")
+                            seq, _, origin = seq.partition(" ")
                             if seq == "chat":
                                 self._post(partial(self.announce_chat, game_id))
-                            elif seq.isdigit():
+                            elif seq.isdigit() and origin != self.service.db.origin:
+                                # (our own changes are announced once committed and cached: the notice of one can
+                                # arrive before it is cached, and would only make us load the game again)
                                 self._post(partial(self._on_remote, game_id, int(seq)))
             except Exception as exc:  # connection lost: retry
                 if self._stop.is_set():

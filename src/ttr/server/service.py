@@ -17,7 +17,6 @@ import json
 import secrets
 import threading
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -34,12 +33,8 @@ from ..errors import EditionError, SetupError, TTRError
 from ..notation import format_move
 from .accounts import User
 from .db import (
-    INSERT_ACTION,
-    INSERT_EVENT,
     SELECT_SEQ,
     UPDATE_FINISHED,
-    UPDATE_GAME,
-    UPDATE_GAME_POSITION,
     Database,
     actions,
     events,
@@ -412,6 +407,10 @@ def _check_tutorial(
         )
 
 
+class _Moved(Exception):
+    """The game's row is no longer at the seq a change was made on: nothing was written."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Move:
     """An action checked and applied on a snapshot, ready to be written (GameService.submit)."""
@@ -517,7 +516,7 @@ class GameService:
         self.max_games_per_client = max_games_per_client
         self.max_bot_games = max_bot_games
         self._created: dict[str, list[str]] = {}  # client -> ids of the games it created that were in play
-        self.process_id = uuid.uuid4().hex
+        self.process_id = db.origin
         self.bot_lease = timedelta(seconds=bot_lease_seconds)
         self._cache: dict[str, LiveGame] = {}  # in order of last change
         self.max_cached = max_cached
@@ -663,12 +662,17 @@ class GameService:
         game_id: str,
         prepare: Callable[[LiveGame], P],
         fn: Callable[[Connection, LiveGame, P], tuple[LiveGame, T]],
+        single_statement: Callable[[P], bool] | None = None,
     ) -> tuple[LiveGame, T]:
         """Like _change, with the CPU work of the change (`prepare`: checks, the engine, the new position's JSON)
         done on the cached snapshot before the write transaction, holding only the game's lock: the database's
         writer (one at a time with SQLite) waits for statements, not for the engine. When the transaction finds
         the game moved on since (another process), `prepare` runs again on the current snapshot. An ApiError of
-        `prepare` counts only when the snapshot it saw is still the current one."""
+        `prepare` counts only when the snapshot it saw is still the current one.
+
+        `single_statement(prepared)`: whether `fn` writes nothing but one ``_append`` (PostgreSQL: one statement). Then
+        the change is first tried on the cached snapshot without a transaction or a lock on the row: one round trip
+        instead of five; if the game moved on meanwhile (another process), nothing was written and it runs as above."""
         if not isinstance(game_id, str) or len(game_id) > 32:
             raise unknown_game(str(game_id)[:40])
         with self._lock(game_id):
@@ -679,6 +683,19 @@ class GameService:
                     early = (cached, prepare(cached))
                 except ApiError as exc:
                     early = (cached, exc)
+            if (
+                self.db.is_postgres
+                and single_statement is not None
+                and early is not None
+                and not isinstance(early[1], ApiError)
+                and single_statement(early[1])
+            ):
+                try:
+                    with self.db.autocommit() as conn:
+                        new, result = fn(conn, *early)  # type: ignore[arg-type]
+                    return self._store(new), result
+                except _Moved:
+                    pass  # another process changed the game first: lock it, load it, prepare again
             with self.db.write() as conn:
                 seq = self.db.lock_game(conn, game_id)
                 if seq is None:
@@ -704,33 +721,18 @@ class GameService:
         now: datetime,
         new_events: Sequence[tuple[int | None, Event]],
         position: str | None = None,
+        action: dict[str, Any] | None = None,
         **row_changes: Any,
     ) -> tuple[LiveGame, list[StoredEvent]]:
-        """Insert `new_events` (action index, engine event), update the game row, notify: the common tail of changes.
-        `position`: the JSON of the new game's position when the caller made it already (outside the transaction)."""
+        """Write a change: the `action` row (if any: a player's action), `new_events` (action index, engine event)
+        and the game row (``Database.append``). The common tail of every change. `position`: the JSON of the new
+        game's position when the caller made it already (outside the transaction). Raises _Moved, having written
+        nothing, when the game is no longer at `live.seq` (PostgreSQL without a lock: see _change_prepared)."""
         at = _iso(now) or ""
         stored = [
             StoredEvent(live.seq + i + 1, idx, e.player, e.type, e.public(), e.secret or None, at)
             for i, (idx, e) in enumerate(new_events)
         ]
-        if stored:
-            conn.execute(
-                INSERT_EVENT,
-                [
-                    {
-                        "game_id": live.id,
-                        "seq": s.seq,
-                        "action_idx": s.action_idx,
-                        "player": s.player,
-                        "type": s.type,
-                        "public": _dumps(s.public),
-                        "secret": _dumps(s.secret) if s.secret else None,
-                        "undone": False,
-                        "at": now,
-                    }
-                    for s in stored
-                ],
-            )
         game: Game = row_changes.pop("game", live.game)
         status = row_changes.pop("status", live.status)
         if status == ACTIVE and game.is_over:
@@ -757,24 +759,37 @@ class GameService:
                 same_turn = same_turn and live.deadline is not None and live.status == ACTIVE
                 deadline = live.deadline if same_turn else now + timedelta(seconds=live.clock["seconds"])
             if deadline != live.deadline:
-                conn.execute(games.update().where(games.c.id == live.id).values(deadline=deadline))
                 new = replace(new, deadline=deadline)
+        if position is None and game is not live.game and self.position_due(live.game, game):
+            position = dumps_text(position_json(game))
         row = {
             "gid": live.id,
+            "old_seq": live.seq,
             "seq": new.seq,
             "status": status,
             "now": now,
             "to_move": None if game.is_over else game.current,
             "bot_to_move": new.bot_to_move,
+            "deadline": new.deadline,
         }
-        if self.db.is_postgres:
-            row["note"] = f"{live.id} {new.seq}"
-        if position is None and game is not live.game and self.position_due(live.game, game):
-            position = dumps_text(position_json(game))
         if position is not None:
-            row["position"] = position
             row["action_count"] = len(game.history)
-        conn.execute((UPDATE_GAME if position is None else UPDATE_GAME_POSITION)[self.db.is_postgres], row)
+        event_rows = [
+            {
+                "game_id": live.id,
+                "seq": s.seq,
+                "action_idx": s.action_idx,
+                "player": s.player,
+                "type": s.type,
+                "public": _dumps(s.public),
+                "secret": _dumps(s.secret) if s.secret else None,
+                "undone": False,
+                "at": now,
+            }
+            for s in stored
+        ]
+        if not self.db.append(conn, row, action, event_rows, position):
+            raise _Moved(live.id)
         if status == FINISHED and live.status != FINISHED:
             conn.execute(UPDATE_FINISHED, {"gid": live.id, "now": now})
             if new.rated:
@@ -1135,28 +1150,20 @@ class GameService:
         def write(conn: Connection, live: LiveGame, move: _Move) -> tuple[LiveGame, list[StoredEvent]]:
             idx = len(live.game.history)
             now = _now()
-            conn.execute(
-                INSERT_ACTION,
-                {
-                    "game_id": live.id,
-                    "idx": idx,
-                    "seat": move.seat,
-                    "action": _dumps(action.to_json()),
-                    "reveals": move.reveals,
-                    "at": now,
-                },
-            )
+            row = {"game_id": live.id, "idx": idx, "seat": move.seat, "action": _dumps(action.to_json()), "reveals": move.reveals}
             return self._append(
                 conn,
                 live,
                 now,
                 [(idx, e) for e in move.events],
                 position=move.position,
+                action={**row, "at": now},
                 game=move.game,
                 actions=(*live.actions, (move.seat, move.reveals)),
             )
 
-        return self._change_prepared(game_id, prepare, write)
+        # a move that ends the game also writes its finish (and ratings) in the same transaction
+        return self._change_prepared(game_id, prepare, write, single_statement=lambda move: not move.game.is_over)
 
     def undo(self, game_id: str, token: str | None, seat: int | None) -> tuple[LiveGame, list[StoredEvent]]:
         def change(conn: Connection, live: LiveGame) -> tuple[LiveGame, list[StoredEvent]]:
