@@ -56,7 +56,7 @@ from .messages import (
 )
 from .outage import OUTAGES, unavailable
 from .ratings import leaderboard, profile
-from .service import SPECTATOR, Access, GameService, LiveGame, authorise
+from .service import SPECTATOR, Access, GameService, LiveGame, authorise, events_text
 from .table import chat_for, post_chat, read_chat, rematch
 
 log = logging.getLogger("ttr.server")
@@ -696,8 +696,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def act(game_id: str, body: ActionBody, authorization: Annotated[str | None, Header()] = None) -> Response:
         token = bearer(authorization)
         new, stored = await hub.change(service.submit, game_id, token, body.seat, body.action, body.expected_seq)
-        seen = authorise(new, token).seats
-        return json_response({"seq": new.seq, "events": [{"seq": e.seq, "event": e.form(seen)} for e in stored]})
+        text = f'{{"seq":{new.seq},"events":{events_text(stored, authorise(new, token).seats)}}}'
+        return Response(text, media_type="application/json")
 
     @app.post(
         "/api/games/{game_id}/undo",
