@@ -674,7 +674,8 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> Response:
         token = bearer(authorization)
         live = await live_game(game_id)
-        return json_response(live.state(authorise(live, token), seat))
+        text = await call(live.state_text, authorise(live, token), seat)  # made in a worker thread, not on the event loop
+        return Response(text, media_type="application/json")
 
     @app.get(
         "/api/games/{game_id}/spectate",
@@ -684,7 +685,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def spectate(game_id: str) -> Response:
         live = await live_game(game_id)
-        st = live.state(SPECTATOR, None)
+        st = await call(live.state, SPECTATOR, None)
         return json_response({k: st[k] for k in ("seq", "view", "summary", "closed_routes", "final_report", "tie_breaks")})
 
     @app.post(

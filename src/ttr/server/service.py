@@ -349,23 +349,30 @@ class LiveGame:
 
     def state(self, access: Access, seat: int | None) -> dict[str, Any]:
         """GET /state and the `state` of WebSocket updates: this seat's view and, on its turn, its legal actions."""
+        return orjson.loads(self.state_text(access, seat))
+
+    def state_text(self, access: Access, seat: int | None) -> str:
+        """``state`` as JSON text, made once per snapshot and seat (kept as text: as a dict it held ~25 KB a seat)."""
         view_seat = self.choose_seat(access, seat)
         key = ("state", access, view_seat)
-        if key not in self.memo:
+        text = self.memo.get(key)
+        if text is None:
             g = self.game
             my_turn = view_seat is not None and self.status == ACTIVE and view_seat in g.to_act()
-            self.memo[key] = {
-                "seq": self.seq,
-                "seat": view_seat,
-                "seats_controlled": sorted(access.seats),
-                "view": g.view(view_seat).to_dict(),
-                "legal": [a.to_json() for a in g.legal_actions(view_seat)] if my_turn else [],
-                "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
-                "summary": self.summary(),
-                **self.public_rules(),
-                **seat_rules(g, view_seat),
-            }
-        return self.memo[key]
+            text = self.memo[key] = dumps_text(
+                {
+                    "seq": self.seq,
+                    "seat": view_seat,
+                    "seats_controlled": sorted(access.seats),
+                    "view": g.view(view_seat).to_dict(),
+                    "legal": [a.to_json() for a in g.legal_actions(view_seat)] if my_turn else [],
+                    "can_undo": not access.spectator and isinstance(self.undo_check(access), int),
+                    "summary": self.summary(),
+                    **self.public_rules(),
+                    **seat_rules(g, view_seat),
+                }
+            )
+        return text
 
     def public_rules(self) -> dict[str, Any]:
         """public_rules of this position, worked out once for every seat's state."""
@@ -381,7 +388,7 @@ class LiveGame:
         text = self.memo.get(key)
         if text is None:
             events = events_text([e for e in self.events[max(last, 0) :] if not e.undone], access.seats)
-            state = dumps_text(self.state(access, seat))
+            state = self.state_text(access, seat)
             text = self.memo[key] = f'{{"type":"update","seq":{self.seq},"events":{events},"state":{state}}}'
         return text
 
