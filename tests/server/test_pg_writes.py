@@ -30,18 +30,25 @@ def app_on(settings: Settings, url: str) -> Iterator[TestClient]:
 
 @contextmanager
 def statements(client: TestClient) -> Iterator[list[str]]:
-    """The SQL statements the app's service sends while the block runs."""
+    """The SQL statements the app's service sends while the block runs, and "(ping)" for each connection check."""
     seen: list[str] = []
     engine = client.app.state.service.db.engine
+    ping = engine.dialect.do_ping
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         seen.append(" ".join(statement.split()))
 
+    def counted_ping(dbapi_connection: Any) -> bool:  # a connection checked before use: a round trip of its own
+        seen.append("(ping)")
+        return ping(dbapi_connection)
+
     sa.event.listen(engine, "before_cursor_execute", record)
+    engine.dialect.do_ping = counted_ping
     try:
         yield seen
     finally:
         sa.event.remove(engine, "before_cursor_execute", record)
+        engine.dialect.do_ping = ping
 
 
 def state(client: TestClient, gid: str, token: str) -> dict[str, Any]:
@@ -74,7 +81,8 @@ def test_a_move_is_one_statement(settings, pg_db):
                     json={"action": st["legal"][0], "expected_seq": st["seq"]},
                 )
             assert res.status_code == 200, res.text
-            # (it was four, in a transaction: the row locked FOR UPDATE, the action, the events, the game row)
+            # (it was a connection check and four statements in a transaction: the row locked FOR UPDATE, the
+            # action, the events, the game row)
             assert len(sent) == 1 and sent[0].startswith("WITH g AS (UPDATE games SET"), sent
         assert_stored(c, gid, res.json()["seq"], seats=None)
 

@@ -240,8 +240,10 @@ class Database:
                 self.wal_path = database + "-wal"
         else:
             # as many connections as worker threads run service code (anyio: 40) and a few more: under load a
-            # thread never waits for a connection while holding its game's lock
-            self.engine = sa.create_engine(url, pool_size=20, max_overflow=30, pool_pre_ping=True)
+            # thread never waits for a connection while holding its game's lock. No check before each use
+            # (pool_pre_ping: a round trip per request, as many as a move's own): a connection found dead makes
+            # its request answer 503 and SQLAlchemy replace every connection older than that (outage.py)
+            self.engine = sa.create_engine(url, pool_size=20, max_overflow=30, pool_recycle=1800)
             self.read_engine = self.engine
 
     @contextmanager

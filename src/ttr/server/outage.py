@@ -4,8 +4,10 @@ A full disk (SQLite: ``database or disk is full``, or any I/O error), a PostgreS
 unreachable, a connection dropped half-way, a pool with no free connection in time: the change was
 not made (its transaction rolled back), nothing was acknowledged, and the client may simply try again.
 The web layer answers ``503 {"error": {"code": "unavailable", ...}}`` with ``Retry-After``, the
-WebSocket sends the same error; the log gets one warning line, no traceback. Connections are checked
-before use (``pool_pre_ping``), so the first request after the database is back gets a fresh one.
+WebSocket sends the same error; the log gets one warning line, no traceback. Connections are not checked
+before each use (that would cost a round trip per request): the first request that finds its pooled
+connection dead after a restart answers 503 too, and SQLAlchemy then replaces every connection made before
+that moment, so the requests after it get fresh ones.
 """
 
 from __future__ import annotations
