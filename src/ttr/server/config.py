@@ -102,6 +102,7 @@ class Settings:
     header_timeout: float = 10.0  # a request's line and headers must arrive within this many seconds
     keep_alive_timeout: float = 30.0  # an idle keep-alive connection is closed after this
     max_header_bytes: int = 16 * 1024  # request line plus headers
+    ws_deflate: int = 0  # 1: compress WebSocket messages (permessage-deflate) for clients that offer it
     # --- SQLite
     wal_limit_bytes: int = 16 * 1024 * 1024  # past this the background checkpoint empties the write-ahead log
     # --- storage
@@ -179,6 +180,13 @@ KNOBS: tuple[Knob, ...] = (
     Knob("header_timeout", "--header-timeout", "seconds a client has to send a request's headers"),
     Knob("keep_alive_timeout", "--keep-alive-timeout", "seconds an idle keep-alive connection is kept"),
     Knob("max_header_bytes", "--max-header-bytes", "bytes of request line and headers"),
+    Knob(
+        "ws_deflate",
+        "--ws-deflate",
+        "1: compress WebSocket messages (permessage-deflate) for clients that offer it: updates of ~6 KB become "
+        "~1.3 KB, for ~10%% more server CPU per move, spent on the event loop, and a compressor kept per socket "
+        "(0: send them as they are)",
+    ),
     Knob("wal_limit_bytes", "--wal-limit-bytes", "SQLite: write-ahead log size past which it is checkpointed and emptied"),
     Knob(
         "position_every",
