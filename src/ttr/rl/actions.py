@@ -199,9 +199,12 @@ class ActionCodec:
             table = dict(zip(indices, legal, strict=True))
             if len(table) == len(indices):
                 return table
-        table = {}
-        for a in legal:
-            i = cache.get(a)
+        return self._table(legal, indices, view)
+
+    def _table(self, legal: Sequence[Action], indices: list[int | None], view: PlayerView | SeatView) -> dict[int, Action]:
+        """The table from the cached `indices` of `legal` (None: not cached), the others indexed here."""
+        table: dict[int, Action] = {}
+        for a, i in zip(legal, indices, strict=True):
             if i is None:
                 i = self._index(a, view)
             if i < 0 or i in table:  # no index, or one already taken: leave it out, the mask stays exact
@@ -222,8 +225,8 @@ class ActionCodec:
             for i in indices:
                 mask[i] = 1
             if mask.count(1) == len(indices):
-                return np.frombuffer(mask, dtype=np.int8), indices, legal
-        table = self.legal_table(legal, view)
+                return np.frombuffer(mask, dtype=np.int8), indices, legal  # type: ignore[return-value]
+        table = self._table(legal, indices, view)
         mask = bytearray(self.size)
         for i in table:
             mask[i] = 1
