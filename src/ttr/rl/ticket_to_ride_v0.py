@@ -151,13 +151,13 @@ class TicketToRideAEC(Rendering, AECEnv):
         assert game is not None
         legal = self._legal
         if legal is None:
-            mask, *rest = self.codec.legal_mask(game.legal_actions(), self._seats[game.current])
-            self._legal = (rest[0], rest[1])
+            mask, indices, acts = self.codec.legal_mask(game.legal_actions(), self._seats[game.current])
+            self._legal = (indices, acts)
             return mask
-        mask = bytearray(self.codec.size)
+        bits = bytearray(self.codec.size)
         for i in legal[0]:
-            mask[i] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+            bits[i] = 1
+        return np.frombuffer(bits, dtype=np.int8)
 
     def _index_table(self) -> dict[int, Action]:
         """{index: engine action} for the player to move."""
@@ -213,11 +213,11 @@ class TicketToRideAEC(Rendering, AECEnv):
                 chosen = None
         if chosen is None:
             chosen = pick(self.codec, self._index_table(), action, game, agent)
-        kind = chosen.type
-        if kind in (CLAIM, TUNNEL_PAY):  # tell the route log which route may change owner
+        what = chosen.type
+        if what in (CLAIM, TUNNEL_PAY):  # tell the route log which route may change owner
             log = self._log
             assert log is not None
-            log.hint = self._route_index[chosen.route] if kind == CLAIM else game.tunnel[0]  # type: ignore[index]
+            log.hint = self._route_index[chosen.route] if what == CLAIM else game.tunnel[0]  # type: ignore[index]
         if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
             events = game.apply(chosen)
             for sp in self.listeners:
