@@ -2,6 +2,7 @@
 
     python benchmarks/bench_rl.py [--seconds 5] [--editions usa,europe,nordic,marklin] [--profile usa]
     python benchmarks/bench_rl.py --vector [--seconds 5]     # Gymnasium vector envs of 1, 2, 4 sub-envs
+    python benchmarks/bench_rl.py --ablate usa [--seconds 5] # µs per step with the encoder and/or mask stubbed
 
 Each AEC step is what a training loop does: ``env.last()`` (observation vector + action mask of
 the agent to move), a uniform choice among the indices whose mask is 1, ``env.step(index)``.
@@ -111,6 +112,52 @@ def interleaved_row(edition: str, players: int, seconds: float) -> tuple[dict[st
     return {m: steps[m] / cpu[m] for m in modes}, games
 
 
+def ablated_env(edition: str, players: int, free_obs: bool, free_mask: bool) -> ticket_to_ride_v0.TicketToRideAEC:
+    """A raw AEC env whose observation encoder (``free_obs``: returns a copy of a fixed buffer) and/or mask
+    (``free_mask``: the engine's legal actions numbered 0..k-1, no index lookup) cost next to nothing:
+    what the rest of the loop costs. The games played differ from the real env's (other indices)."""
+    env = ticket_to_ride_v0.raw_env(edition=edition, players=players)
+    if free_obs:
+        for enc in env._encoders:
+            enc.encode = lambda view, scale=None, buf=enc.buf: buf.copy()  # type: ignore[method-assign]
+    if free_mask:
+        zeros = np.zeros(env.codec.size, dtype=np.int8)
+
+        def mover_mask() -> np.ndarray:
+            game = env.game
+            assert game is not None
+            legal = game.legal_actions()
+            env._legal = (list(range(len(legal))), legal)
+            mask = zeros.copy()
+            mask[: len(legal)] = 1
+            return mask
+
+        env._mover_mask = mover_mask  # type: ignore[method-assign]
+    return env
+
+
+def ablation(edition: str, players: int, seconds: float) -> dict[str, float]:
+    """CPU µs per decision of the engine's random play and of the AEC loop: real, free observation, free
+    mask, both free (games interleaved as in the main table)."""
+    modes: dict[str, Callable[[int, random.Random], int]] = {
+        "engine": lambda seed, rng: engine_game(edition, players, seed, rng),
+        "real": partial(aec_game, ablated_env(edition, players, False, False)),
+        "free obs": partial(aec_game, ablated_env(edition, players, True, False)),
+        "free mask": partial(aec_game, ablated_env(edition, players, False, True)),
+        "both free": partial(aec_game, ablated_env(edition, players, True, True)),
+    }
+    cpu = dict.fromkeys(modes, 0.0)
+    steps = dict.fromkeys(modes, 0)
+    games = 0
+    while min(cpu.values()) < seconds:
+        for mode, play in modes.items():
+            t = time.process_time()
+            steps[mode] += play(games, random.Random(games))
+            cpu[mode] += time.process_time() - t
+        games += 1
+    return {m: 1e6 * cpu[m] / steps[m] for m in modes}
+
+
 def vector_steps(n: int, seconds: float, edition: str = "usa") -> float:
     """Sub-env steps/s of a SyncVectorEnv of `n` Gymnasium envs (flat observations, masks from info)."""
     envs = gym.make_vec(ttr.rl.GYM_IDS[edition], num_envs=n, vectorization_mode="sync", observation="flat")
@@ -133,7 +180,15 @@ def main() -> None:
     ap.add_argument("--editions", default="usa,europe,nordic,marklin")
     ap.add_argument("--profile", metavar="EDITION", help="cProfile the raw AEC env of this edition (2 players) instead")
     ap.add_argument("--vector", action="store_true", help="measure Gymnasium SyncVectorEnv of 1, 2, 4 envs instead")
+    ap.add_argument("--ablate", metavar="EDITION", help="µs per step with the encoder and/or the mask stubbed (2 players)")
     args = ap.parse_args()
+    if args.ablate:
+        print(f"load average {os.getloadavg()[0]:.2f} at start")
+        us = ablation(args.ablate, 2, args.seconds)
+        print(f"{args.ablate} 2p, CPU µs per decision: " + ", ".join(f"{m} {v:.1f}" for m, v in us.items()))
+        print("engine / AEC: " + ", ".join(f"{m} {us['engine'] / v:.0%}" for m, v in us.items() if m != "engine"))
+        print(f"load average {os.getloadavg()[0]:.2f} at end")
+        return
     if args.vector:
         for n in (1, 2, 4):
             print(f"SyncVectorEnv usa x{n}: {vector_steps(n, args.seconds):,.0f} sub-env steps/s")

@@ -37,7 +37,7 @@ def test_masked_random_play_maps_every_legal_action_to_one_index(edition: str) -
                     env.step(None)
                     continue
                 legal = env.game.legal_actions()
-                table = env._table
+                table = env._index_table()
                 assert sorted(map(str, table.values())) == sorted(map(str, legal))
                 mask = obs["action_mask"]
                 assert mask.dtype == np.int8 and int(mask.sum()) == len(legal)

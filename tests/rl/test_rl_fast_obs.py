@@ -130,7 +130,7 @@ def test_env_observations_through_the_seat_view_ignore_other_players_secrets(edi
         env.reset(seed=0)
         env.game = g  # the env observing this position
         env._seats = [SeatView(g, p) for p in range(3)]
-        env._table = None
+        env._legal = None
         env.agent_selection = f"player_{g.current}"
         out.append(env.observe(f"player_{me}"))
     assert np.array_equal(out[0]["observation"], out[1]["observation"])

@@ -31,9 +31,7 @@ from .common import (
     check_reward_mode,
     final_rewards,
     layout_for,
-    legal_table,
     make_spaces,
-    mask_from,
     pick,
     resolve_edition,
     result_info,
@@ -140,7 +138,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         self._listeners: list[SeatPlayer] = []
         self._encoder: ObservationEncoder | None = None
         self._view: SeatView | None = None  # the learner's live view of the game
-        self._table: dict[int, Action] = {}
+        self._legal: tuple[list[int], Sequence[Action]] = ([], ())  # the learner's legal indices and actions, aligned
         self._mask = np.zeros(self.codec.size, dtype=np.int8)
         self._done = True
         self._final_result: dict[str, Any] | None = None
@@ -182,7 +180,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            chosen = pick(self.codec, self._table, action, game, f"the learner (seat {self.seat})")
+            chosen = self._chosen(action, game)
         except IllegalActionIndex as exc:
             if self.illegal_action == "raise":
                 raise
@@ -221,6 +219,19 @@ class TicketToRideEnv(Rendering, gym.Env):
             self._window = None
 
     # ------------------------------------------------------------------ internals
+    def _chosen(self, action: Any, game: Game) -> Action:
+        """The engine action of a legal index (an int or numpy int64 looked up in the aligned lists), else
+        ``pick()``'s checks and error."""
+        kind = type(action)
+        if kind is int or kind is np.int64:
+            indices, acts = self._legal
+            try:
+                return acts[indices.index(action if kind is int else int(action))]
+            except ValueError:
+                pass
+        table = dict(zip(*self._legal, strict=True))
+        return pick(self.codec, table, action, game, f"the learner (seat {self.seat})")
+
     def _apply(self, action: Action) -> None:
         game = self.game
         assert game is not None
@@ -247,13 +258,13 @@ class TicketToRideEnv(Rendering, gym.Env):
         self._final_result = game.result() if game.phase == Phase.OVER else None
         obs = self._encoder.encode(view, self._scale if self._flat else None)
         if final or game.phase == Phase.OVER:
-            self._table = {}
+            self._legal = ([], ())
             mask = np.zeros(self.codec.size, dtype=np.int8)
             if self.terminal_mask == "pass":
                 mask[self._pass_index] = 1  # a placeholder to sample from: the episode is over, nothing is applied
         else:
-            self._table = legal_table(self.codec, game, view)
-            mask = mask_from(self._table, self.codec.size)
+            mask, indices, acts = self.codec.legal_mask(game.legal_actions(), view)
+            self._legal = (indices, acts)
         self._mask = mask
         if self._flat:
             return obs

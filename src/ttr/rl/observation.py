@@ -22,7 +22,7 @@ import numpy as np
 from ..cards import COLOURS, NCARDS
 from ..editions import Edition
 from ..engine import PHASES, PlayerView
-from ..engine.phases import Phase
+from ..engine.phases import OVER
 from .actions import TUNNEL_REVEAL, max_offered_tickets
 from .seatview import SeatView
 
@@ -166,6 +166,7 @@ class ObservationLayout:
         # the cities at the ends of each route, and each ticket's ends: (city, city), or (nodes, nodes) where an
         # end has several nodes (a country)
         self.route_ends = [(x.a, x.b) for x in ed.routes]
+        self.route_lengths = [x.length for x in ed.routes]
         self.ticket_ends: list[tuple[int, int] | tuple[tuple[int, ...], tuple[int, ...]]] = [
             (t.a_nodes[0], t.b_nodes[0]) if len(t.a_nodes) == 1 and len(t.b_nodes) == 1 else (t.a_nodes, t.b_nodes)
             for t in ed.tickets
@@ -183,25 +184,51 @@ class RouteLog:
 
     Every seat's encoder would otherwise diff the route owners against its own copy, and between two
     observations of a seat several claims usually happened. An environment that observes the game after
-    every step gives its encoders one log (``encoder.route_log``): the first encoder to look after a step
-    finds what changed (one element-wise diff; the view's ``last_claimed``, which the engine sets only
-    where a passenger may be placed, is tried first and checked by comparing the lists), and each encoder
-    rewrites the rows changed since it last read the log. An encoder uses the log only while its view's
-    route owners are this very list (``owners``), and falls back to its own diff otherwise."""
+    every step gives its encoders one log (``encoder.route_log``), and each encoder rewrites the rows
+    changed since it last read the log. An encoder uses the log only while its view's route owners are
+    this very list (``owners``), and falls back to its own diff otherwise.
 
-    __slots__ = ("changes", "copy", "owners")
+    Finding the changes (``sync``, by the first encoder to look after a step) reads no list in the usual
+    case. Given the players' live ``trains`` list: the engine changes a route's owner only when a claim is
+    completed, which also takes the route's length (at least 1) from its claimer's trains, and trains
+    change nowhere else; so an unchanged sum of trains means no route changed owner. When the sum fell,
+    the route named by ``hint`` (set by the env to the route of the claim or tunnel payment it applied)
+    or by the view's ``last_claimed`` is tried: if it changed owner and its length is the whole fall,
+    it is the only change. Otherwise (or without ``trains``) the owner lists are diffed element-wise."""
 
-    def __init__(self, owners: list[int]) -> None:
+    __slots__ = ("changes", "copy", "hint", "lengths", "owners", "total", "trains")
+
+    def __init__(self, owners: list[int], trains: list[int] | None = None, lengths: list[int] | None = None) -> None:
         self.owners = owners  # the game's live list
         self.copy = owners[:]  # as of the last sync
         self.changes: list[int] = []  # route indices, in order of change (an encoder's first look reads every row)
+        self.trains = trains if lengths is not None else None  # the game's live list (both or neither)
+        self.lengths = lengths  # each route's length
+        self.total = sum(trains) if trains is not None else -1  # trains left, all players, at the last sync
+        self.hint = -1  # a route that may just have been claimed (set by the environment)
 
     def sync(self, claimed: int) -> None:
         owners = self.owners
         copy = self.copy
-        if owners == copy:
+        trains = self.trains
+        if trains is not None:
+            total = sum(trains)
+            drop = self.total - total
+            if not drop:  # no claim was completed since the last sync
+                return
+            self.total = total
+            lengths = self.lengths
+            assert lengths is not None
+            for r in (self.hint, claimed):
+                if 0 <= r < len(copy) and copy[r] != owners[r] and lengths[r] == drop:
+                    copy[r] = owners[r]
+                    self.changes.append(r)
+                    self.hint = -1
+                    return
+            self.hint = -1
+        elif owners == copy:
             return
-        if 0 <= claimed < len(copy) and copy[claimed] != owners[claimed]:
+        elif 0 <= claimed < len(copy) and copy[claimed] != owners[claimed]:
             was = copy[claimed]
             copy[claimed] = owners[claimed]
             if copy == owners:
@@ -262,7 +289,7 @@ class ObservationEncoder:
         # --- small counters, rewritten every step (one list, one conversion)
         phase = view.phase
         final = view.final_turns
-        head = lay.top_rows[n][phase][(view.current - me) % n if phase != Phase.OVER else s] + [
+        head = lay.top_rows[n][phase][(view.current - me) % n if phase != OVER else s] + [
             1.0 if final >= 0 else 0.0,
             final if final >= 0 else 0,
             view.pass_streak,
@@ -323,7 +350,9 @@ class ObservationEncoder:
         owners = view.route_owner
         log = self.route_log
         if log is not None and log.owners is owners:  # the env's shared log of this game's claims
-            self._routes_from_log(log, view.last_claimed, lay.seat_of[me][n])
+            # (nothing to do, without a call, when no claim was completed and the log has nothing unread)
+            if log.trains is None or log.total != sum(log.trains) or self._log_pos != len(log.changes):
+                self._routes_from_log(log, view.last_claimed, lay.seat_of[me][n])
         else:
             self._log_pos = -1
             prev = last.get("routes")

@@ -80,8 +80,7 @@ class PoolOpponentsAEC(BaseWrapper):
                 self.env.step(None)
                 continue
             chosen = self.seat_players[raw._seat[agent]].act(raw.game)
-            raw.observe(agent)  # builds the index table of the position
-            index = next(i for i, a in raw._table.items() if a == chosen)
+            index = next(i for i, a in raw._index_table().items() if a == chosen)
             self.env.step(index)
 
     def __str__(self) -> str:

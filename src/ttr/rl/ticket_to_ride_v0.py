@@ -17,6 +17,7 @@ and changes nothing.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,16 +27,15 @@ from pettingzoo.utils import wrappers
 
 from ..editions import Edition
 from ..engine import Action, Game
-from ..engine.phases import Phase
+from ..engine.actions import CLAIM, TUNNEL_PAY
+from ..engine.phases import OVER
 from .actions import codec_for
 from .common import (
     check_render_mode,
     check_reward_mode,
     final_rewards,
     layout_for,
-    legal_table,
     make_spaces,
-    mask_from,
     pick,
     resolve_edition,
     result_info,
@@ -98,9 +98,12 @@ class TicketToRideAEC(Rendering, AECEnv):
         self._encoders = [ObservationEncoder(self.layout, i) for i in range(players)]
         self._seeder = random.Random()
         self.game: Game | None = None
-        self._table: dict[int, Action] | None = None  # legal index -> action for the player to move
+        # the legal indices of the player to move and their actions, aligned (codec.legal_mask), once per position
+        self._legal: tuple[list[int], Sequence[Action]] | None = None
         self._seats: list[SeatView] = []  # each seat's live view of the game (what its observations read)
         self.listeners: list[Any] = []  # objects with .seat and .observe(event), told every event of a step
+        self._log: RouteLog | None = None  # this game's route owner changes, shared by the seats' encoders
+        self._route_index = {x.id: x.index for x in self.edition.routes}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -114,9 +117,10 @@ class TicketToRideAEC(Rendering, AECEnv):
             self._seeder = random.Random(seed)
         self.game_seed = self._seeder.getrandbits(48)
         self.game = Game(self._base, self.players, self.game_seed, self.options or None)
-        self._table = None
+        self._legal = None
         self._seats = [SeatView(self.game, p) for p in range(self.players)]
-        log = RouteLog(self.game.route_owner)  # every step is observed: the claims are found once for all seats
+        # every step is observed: the claims are found once for all seats (step() names the route it claims)
+        log = self._log = RouteLog(self.game.route_owner, self.game.trains, self.layout.route_lengths)
         for enc in self._encoders:
             enc.reset()
             enc.route_log = log
@@ -138,15 +142,31 @@ class TicketToRideAEC(Rendering, AECEnv):
         zeros = np.zeros(self.codec.size, dtype=np.int8)
         for a in self.agents:
             self.infos[a]["action_mask"] = zeros
-        if self.game is not None and self.game.phase != Phase.OVER:
+        if self.game is not None and self.game.phase != OVER:
             self.infos[self.agent_selection]["action_mask"] = self._mover_mask()
 
     def _mover_mask(self) -> np.ndarray:
+        """A new mask of the player to move (its legal indices found once per position)."""
         game = self.game
         assert game is not None
-        if self._table is None:
-            self._table = legal_table(self.codec, game, self._seats[game.current])
-        return mask_from(self._table, self.codec.size)
+        legal = self._legal
+        if legal is None:
+            mask, indices, acts = self.codec.legal_mask(game.legal_actions(), self._seats[game.current])
+            self._legal = (indices, acts)
+            return mask
+        bits = bytearray(self.codec.size)
+        for i in legal[0]:
+            bits[i] = 1
+        return np.frombuffer(bits, dtype=np.int8)
+
+    def _index_table(self) -> dict[int, Action]:
+        """{index: engine action} for the player to move."""
+        game = self.game
+        assert game is not None
+        if self._legal is None:
+            self._mover_mask()
+        assert self._legal is not None
+        return dict(zip(*self._legal, strict=True))
 
     def state(self) -> np.ndarray:
         """PRIVILEGED global state: the concatenation of every seat's own raw observation (absolute seat
@@ -168,13 +188,8 @@ class TicketToRideAEC(Rendering, AECEnv):
         if self._flat:
             return self._encoders[p].encode(view, self._scale)
         obs = self._encoders[p].encode(view)
-        if p == game.current and game.phase != Phase.OVER:
-            if self._table is None:
-                self._table = legal_table(self.codec, game, view)
-            mask = mask_from(self._table, self.codec.size)
-        else:
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        mover = p == game.current and game.phase != OVER
+        return {"observation": obs, "action_mask": self._mover_mask() if mover else np.zeros(self.codec.size, dtype=np.int8)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -183,13 +198,26 @@ class TicketToRideAEC(Rendering, AECEnv):
             return
         game = self.game
         assert game is not None
-        table = self._table
-        if table is None:  # stepped without observing first
-            table = self._table = legal_table(self.codec, game, self._seats[game.current])
+        legal = self._legal
+        if legal is None:  # stepped without observing first
+            self._mover_mask()
+            legal = self._legal
+            assert legal is not None
         kind = type(action)
-        chosen = table.get(action) if kind is int or kind is np.int64 else None  # the usual case, without pick()'s checks
+        chosen: Action | None = None
+        if kind is int or kind is np.int64:  # the usual case, without pick()'s checks
+            indices, acts = legal
+            try:
+                chosen = acts[indices.index(action if kind is int else int(action))]
+            except ValueError:  # not a legal index: pick() says why
+                chosen = None
         if chosen is None:
-            chosen = pick(self.codec, table, action, game, agent)
+            chosen = pick(self.codec, self._index_table(), action, game, agent)
+        what = chosen.type
+        if what in (CLAIM, TUNNEL_PAY):  # tell the route log which route may change owner
+            log = self._log
+            assert log is not None
+            log.hint = self._route_index[chosen.route] if what == CLAIM else game.tunnel[0]  # type: ignore[index]
         if self.listeners:  # bots playing seats through a wrapper (ttr.rl.selfplay) hear the events
             events = game.apply(chosen)
             for sp in self.listeners:
@@ -197,9 +225,9 @@ class TicketToRideAEC(Rendering, AECEnv):
                     sp.observe(e.for_player(sp.seat))
         else:
             game.step(chosen)
-        self._table = None
+        self._legal = None
         self._cumulative_rewards[agent] = 0.0
-        if game.phase == Phase.OVER:
+        if game.phase == OVER:
             res = game.result()
             assert res is not None
             finals = final_rewards(res, self.reward_mode)
