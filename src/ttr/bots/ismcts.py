@@ -42,8 +42,8 @@ from .base import Bot
 from .board import ROUTE_OVERHEAD
 from .determinize import determinize
 from .memory import Memory
-from .planner import PlannerBot
-from .rollout import RolloutPolicy, play_out
+from .planner import PLAIN_EDITIONS, PlannerBot
+from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
@@ -92,6 +92,8 @@ class ISMCTSBot(Bot):
         max_keeps: int = 4,
         keep_factor: float = 2.0,
         tempo_advisor: bool = False,
+        tempo_playouts: bool = False,
+        ticket_clock: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -111,6 +113,9 @@ class ISMCTSBot(Bot):
         self.tempo_advisor = tempo_advisor
         plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0, "block": True}
         self.advisor = PlannerBot(seed=seed, **plain)
+        self.tempo_playouts = tempo_playouts
+        self.ticket_clock = ticket_clock
+        self.playout_tempo = False  # set per move: tempo_playouts and not a PLAIN_EDITIONS map
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
 
@@ -127,6 +132,7 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         advice = self.advisor.act(view, legal)
+        self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
         if advice.type == KEEP_TICKETS:
             choice = (
                 self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
@@ -175,6 +181,8 @@ class ISMCTSBot(Bot):
                 faceup.setdefault(view.market[a.slot], a)  # type: ignore[index]
         out.extend(faceup[c] for c in sorted(faceup, key=lambda c: (-values[c], c))[: self.max_faceup])
         tickets = [a for a in legal if a.type == DRAW_TICKETS]
+        if tickets and advice.type != DRAW_TICKETS and self.ticket_clock and not self.tickets_in_time(s):
+            tickets = []
         if tickets:
             out.append(self.advisor.choose_mix(s, tickets) if tickets[0].mix is not None else tickets[0])
         rescue = self.advisor.station_rescue(s, legal)
@@ -185,6 +193,12 @@ class ISMCTSBot(Bot):
             out.append(trip)
         unique: dict[Action, None] = dict.fromkeys(out)
         return list(unique)
+
+    def tickets_in_time(self, s: Any) -> bool:
+        """Whether a ticket draw the advisor did not ask for is still a root move: every player has at
+        least TICKET_MIN_ALL trains and we have 6 beyond our plan (the playouts' and the planner's rules;
+        without it the search drew tickets turn after turn late in some games, and failed them)."""
+        return min(s.view.trains) >= TICKET_MIN_ALL and s.trains - s.plan.trains >= 6
 
     def search(self, view: PlayerView, candidates: list[Action], advice: Action, factor: float = 1.0) -> Action:
         """Successive halving over the root moves, all moves of a round played in the same worlds.
@@ -242,7 +256,7 @@ class ISMCTSBot(Bot):
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, self.own_plan)
+        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo)
         node = root.children[first]
         path: list[Node] = [node]
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
