@@ -93,7 +93,7 @@ class ISMCTSBot(Bot):
         keep_factor: float = 2.0,
         tempo_advisor: bool = False,
         tempo_playouts: bool = False,
-        ticket_clock: bool = False,
+        ticket_clock: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -114,7 +114,7 @@ class ISMCTSBot(Bot):
         plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0, "block": True}
         self.advisor = PlannerBot(seed=seed, **plain)
         self.tempo_playouts = tempo_playouts
-        self.ticket_clock = ticket_clock
+        self.ticket_clock = int(ticket_clock)
         self.playout_tempo = False  # set per move: tempo_playouts and not a PLAIN_EDITIONS map
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
@@ -195,9 +195,12 @@ class ISMCTSBot(Bot):
         return list(unique)
 
     def tickets_in_time(self, s: Any) -> bool:
-        """Whether a ticket draw the advisor did not ask for is still a root move: every player has at
-        least TICKET_MIN_ALL trains and we have 6 beyond our plan (the playouts' and the planner's rules;
-        without it the search drew tickets turn after turn late in some games, and failed them)."""
+        """Whether a ticket draw the advisor did not ask for is still a root move: with ``ticket_clock``
+        1, every player has at least TICKET_MIN_ALL trains and we have 6 beyond our plan (the playouts'
+        and the planner's rules; without it the search drew tickets turn after turn late in some games,
+        and failed them); with 2, also our plan has no route left to claim (as in the playouts)."""
+        if self.ticket_clock >= 2 and s.plan.routes:
+            return False
         return min(s.view.trains) >= TICKET_MIN_ALL and s.trains - s.plan.trains >= 6
 
     def search(self, view: PlayerView, candidates: list[Action], advice: Action, factor: float = 1.0) -> Action:
