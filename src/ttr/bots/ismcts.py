@@ -3,12 +3,14 @@
 Each iteration samples a complete position consistent with what this player has seen
 (``determinize``), plays a root move in it, walks the tree of this player's later turn decisions
 choosing among the moves available in that world by UCB with availability counts (Cowling, Powley
-& Whitehouse, 2012), lets opponents move by the fast playout policy, plays the game out with that
+& Whitehouse, 2012), lets opponents move by the fast playout policy (planning with `hard`'s tempo
+weights with ``tempo_playouts``), plays the game out with that
 policy and backs up the result (a win share blended with the final score margin).
 
 Root moves: the planner's advice plus a pruned set (planned routes the hand pays for and the
-best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw, a
-station rescue, the best passenger trip); at ticket choices, the planner's best few subsets.
+best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw (with
+``ticket_clock``, only while the clock allows it, see ``tickets_in_time``), a station rescue, the
+best passenger trip); at ticket choices, the planner's best few subsets.
 They are compared by successive halving in shared worlds (see ``search``); a move replaces the
 advice only on evidence. Second cards, tunnel payments and passenger placement are the planner's.
 
@@ -107,9 +109,11 @@ class ISMCTSBot(Bot):
         self.depth = depth
         self.max_claims = max_claims
         self.memory = Memory()
-        # The advisor plans with the plain weights unless tempo_advisor (the planner's default at
-        # every player count on USA and Europe since issue 16): max was measured with the plain advisor, which also blocks at
-        # every player count (the planner itself blocks only at 3 players).
+        # The advisor plans with the plain weights and blocks at every player count unless
+        # tempo_advisor: then it is PlannerBot() with its defaults, i.e. today's `hard` (tempo weights
+        # except on PLAIN_EDITIONS, blocks only at 3 players). The `max` level sets tempo_advisor,
+        # tempo_playouts and ticket_clock=2 (screened at 2 players, docs/tournaments.md); the
+        # defaults here are the search as first measured.
         self.tempo_advisor = tempo_advisor
         plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0, "block": True}
         self.advisor = PlannerBot(seed=seed, **plain)
