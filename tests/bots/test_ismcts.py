@@ -74,3 +74,38 @@ def test_second_card_and_tunnel_decisions_are_the_planners() -> None:
             planner.act(view, legal)  # keep the twin planner's memory in step
         game.step(action)
     assert seen > 0
+
+
+def late_position(mine: int, theirs: int) -> Game:
+    from positions import scenario
+
+    return scenario(
+        f"""
+        usa 2p seed 3
+        hands none
+        p0 hand 2red+1blue
+        p0 tickets denver-el-paso
+        trains {mine}, {theirs}
+        phase turn
+        current 0
+        """
+    )
+
+
+def test_ticket_clock_keeps_late_ticket_draws_out_of_the_root_moves() -> None:
+    """Without the clock a ticket draw is always a root move; with it, only while every player has
+    TICKET_MIN_ALL trains and (ticket_clock=2) the advisor's plan has nothing left to claim."""
+    from ttr.engine.actions import DRAW_TICKETS
+
+    def draws(game: Game, **options: object) -> bool:
+        bot = ISMCTSBot(seed=1, iterations=10, tempo_advisor=True, **options)
+        view, legal = game.view(0), game.legal_actions()
+        advice = bot.advisor.act(view, legal)
+        assert advice.type != DRAW_TICKETS
+        return any(a.type == DRAW_TICKETS for a in bot.candidates(view, legal, advice))
+
+    late, early = late_position(15, 16), late_position(40, 40)
+    assert draws(late) and draws(early)
+    assert not draws(late, ticket_clock=1)
+    assert draws(early, ticket_clock=1)
+    assert not draws(early, ticket_clock=2)  # denver-el-paso is still to be built

@@ -35,7 +35,10 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("one_step", {}),
     "medium": ("route_focus", {}),
     "hard": ("planner", {}),
-    "max": ("ismcts", {"iterations": 400}),
+    # max: the advisor is today's `hard` (its weights and blocks on each edition), the playouts plan
+    # with hard's tempo weights except on PLAIN_EDITIONS, and a ticket draw the advisor did not ask
+    # for is a root move only while the clock allows (docs/tournaments.md, `max` against `hard`).
+    "max": ("ismcts", {"iterations": 400, "tempo_advisor": True, "tempo_playouts": True, "ticket_clock": 2}),
 }
 
 # One line on each level's style, for players choosing a bot: served as `GET /api/levels` and shown

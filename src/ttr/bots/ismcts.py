@@ -3,12 +3,14 @@
 Each iteration samples a complete position consistent with what this player has seen
 (``determinize``), plays a root move in it, walks the tree of this player's later turn decisions
 choosing among the moves available in that world by UCB with availability counts (Cowling, Powley
-& Whitehouse, 2012), lets opponents move by the fast playout policy, plays the game out with that
+& Whitehouse, 2012), lets opponents move by the fast playout policy (planning with `hard`'s tempo
+weights with ``tempo_playouts``), plays the game out with that
 policy and backs up the result (a win share blended with the final score margin).
 
 Root moves: the planner's advice plus a pruned set (planned routes the hand pays for and the
-best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw, a
-station rescue, the best passenger trip); at ticket choices, the planner's best few subsets.
+best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw (with
+``ticket_clock``, only while the clock allows it, see ``tickets_in_time``), a station rescue, the
+best passenger trip); at ticket choices, the planner's best few subsets.
 They are compared by successive halving in shared worlds (see ``search``); a move replaces the
 advice only on evidence. Second cards, tunnel payments and passenger placement are the planner's.
 
@@ -42,8 +44,8 @@ from .base import Bot
 from .board import ROUTE_OVERHEAD
 from .determinize import determinize
 from .memory import Memory
-from .planner import PlannerBot
-from .rollout import RolloutPolicy, play_out
+from .planner import PLAIN_EDITIONS, PlannerBot
+from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
@@ -92,6 +94,8 @@ class ISMCTSBot(Bot):
         max_keeps: int = 4,
         keep_factor: float = 2.0,
         tempo_advisor: bool = False,
+        tempo_playouts: bool = False,
+        ticket_clock: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -105,12 +109,17 @@ class ISMCTSBot(Bot):
         self.depth = depth
         self.max_claims = max_claims
         self.memory = Memory()
-        # The advisor plans with the plain weights unless tempo_advisor (the planner's default at
-        # every player count on USA and Europe since issue 16): max was measured with the plain advisor, which also blocks at
-        # every player count (the planner itself blocks only at 3 players).
+        # The advisor plans with the plain weights and blocks at every player count unless
+        # tempo_advisor: then it is PlannerBot() with its defaults, i.e. today's `hard` (tempo weights
+        # except on PLAIN_EDITIONS, blocks only at 3 players). The `max` level sets tempo_advisor,
+        # tempo_playouts and ticket_clock=2 (screened at 2 players, docs/tournaments.md); the
+        # defaults here are the search as first measured.
         self.tempo_advisor = tempo_advisor
         plain: dict[str, Any] = {} if tempo_advisor else {"overhead": ROUTE_OVERHEAD, "points_weight": 0.0, "block": True}
         self.advisor = PlannerBot(seed=seed, **plain)
+        self.tempo_playouts = tempo_playouts
+        self.ticket_clock = int(ticket_clock)
+        self.playout_tempo = False  # set per move: tempo_playouts and not a PLAIN_EDITIONS map
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
 
@@ -127,6 +136,7 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         advice = self.advisor.act(view, legal)
+        self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
         if advice.type == KEEP_TICKETS:
             choice = (
                 self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
@@ -175,6 +185,8 @@ class ISMCTSBot(Bot):
                 faceup.setdefault(view.market[a.slot], a)  # type: ignore[index]
         out.extend(faceup[c] for c in sorted(faceup, key=lambda c: (-values[c], c))[: self.max_faceup])
         tickets = [a for a in legal if a.type == DRAW_TICKETS]
+        if tickets and advice.type != DRAW_TICKETS and self.ticket_clock and not self.tickets_in_time(s):
+            tickets = []
         if tickets:
             out.append(self.advisor.choose_mix(s, tickets) if tickets[0].mix is not None else tickets[0])
         rescue = self.advisor.station_rescue(s, legal)
@@ -185,6 +197,15 @@ class ISMCTSBot(Bot):
             out.append(trip)
         unique: dict[Action, None] = dict.fromkeys(out)
         return list(unique)
+
+    def tickets_in_time(self, s: Any) -> bool:
+        """Whether a ticket draw the advisor did not ask for is still a root move: with ``ticket_clock``
+        1, every player has at least TICKET_MIN_ALL trains and we have 6 beyond our plan (the playouts'
+        and the planner's rules; without it the search drew tickets turn after turn late in some games,
+        and failed them); with 2, also our plan has no route left to claim (as in the playouts)."""
+        if self.ticket_clock >= 2 and s.plan.routes:
+            return False
+        return min(s.view.trains) >= TICKET_MIN_ALL and s.trains - s.plan.trains >= 6
 
     def search(self, view: PlayerView, candidates: list[Action], advice: Action, factor: float = 1.0) -> Action:
         """Successive halving over the root moves, all moves of a round played in the same worlds.
@@ -242,7 +263,7 @@ class ISMCTSBot(Bot):
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, self.own_plan)
+        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo)
         node = root.children[first]
         path: list[Node] = [node]
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises

@@ -22,6 +22,8 @@ from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, K
 from ..engine.phases import Phase
 from ..engine.scoring import ticket_done
 from .board import MapInfo, map_info, plan_network, route_weights
+from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
+from .situation import turn_weights
 
 TICKET_MIN_TRAINS = 25  # draw new tickets only with this many trains of one's own...
 TICKET_MIN_ALL = 20  # ... and while every player has at least this many
@@ -33,10 +35,12 @@ A_DRAW_TICKETS = Action(DRAW_TICKETS)
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
-    def __init__(self, game: Game, plans: dict[int, list[int]] | None = None) -> None:
+    def __init__(self, game: Game, plans: dict[int, list[int]] | None = None, tempo: bool = False) -> None:
         """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
-        one of them is lost or the player's tickets change."""
+        one of them is lost or the player's tickets change. With `tempo` every player plans with the
+        planner's tempo weights (``situation.turn_weights``: fewer, longer routes), as `hard` does."""
         self.info: MapInfo = map_info(game.edition)
+        self.tempo = tempo
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
         for p, routes in (plans or {}).items():
@@ -60,6 +64,8 @@ class RolloutPolicy:
         routes: list[int] = []
         if undone:
             weights = route_weights(self.info, owner, g.n, p, g.trains[p])
+            if self.tempo:
+                weights = turn_weights(self.info, weights, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
             routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
         routes.sort(key=lambda r: -self.info.length[r])
         self.targets[p] = routes
