@@ -213,7 +213,7 @@ def _game_statement(sql: str) -> sa.TextClause:
     )
 
 
-# [with the position?]
+# keyed by whether the whole position is written too
 UPDATE_GAME = {pos: _game_statement(_SET_GAME.format(_SET_POSITION if pos else "")) for pos in (False, True)}
 APPEND_PG = {pos: _game_statement(_APPEND_PG.format(_SET_GAME.format(_SET_POSITION if pos else ""))) for pos in (False, True)}
 UPDATE_FINISHED = sa.text("UPDATE games SET finished_at = :now WHERE id = :gid").bindparams(sa.bindparam("now", type_=TZ))
