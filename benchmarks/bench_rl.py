@@ -100,16 +100,25 @@ def interleaved_row(edition: str, players: int, seconds: float) -> tuple[dict[st
         "gym": partial(gym_game, TicketToRideEnv(edition, opponents=("random",) * (players - 1))),
     }
     rngs = {m: random.Random(i) for i, m in enumerate(modes)}
+    cpu, steps, games = interleaved(modes, seconds, lambda mode, _game: rngs[mode])
+    return {m: steps[m] / cpu[m] for m in modes}, games
+
+
+def interleaved(
+    modes: dict[str, Callable[[int, random.Random], int]], seconds: float, rng: Callable[[str, int], random.Random]
+) -> tuple[dict[str, float], dict[str, int], int]:
+    """One game of each mode in turn (game i with seed i and `rng(mode, i)`), until every mode has used `seconds` of
+    CPU: a change of machine load affects the modes alike. Returns the CPU seconds and steps of each, and the games."""
     cpu = dict.fromkeys(modes, 0.0)
     steps = dict.fromkeys(modes, 0)
     games = 0
     while min(cpu.values()) < seconds:
         for mode, play in modes.items():
             t = time.process_time()
-            steps[mode] += play(games, rngs[mode])
+            steps[mode] += play(games, rng(mode, games))
             cpu[mode] += time.process_time() - t
         games += 1
-    return {m: steps[m] / cpu[m] for m in modes}, games
+    return cpu, steps, games
 
 
 def ablated_env(edition: str, players: int, free_obs: bool, free_mask: bool) -> ticket_to_ride_v0.TicketToRideAEC:
@@ -146,15 +155,7 @@ def ablation(edition: str, players: int, seconds: float) -> dict[str, float]:
         "free mask": partial(aec_game, ablated_env(edition, players, False, True)),
         "both free": partial(aec_game, ablated_env(edition, players, True, True)),
     }
-    cpu = dict.fromkeys(modes, 0.0)
-    steps = dict.fromkeys(modes, 0)
-    games = 0
-    while min(cpu.values()) < seconds:
-        for mode, play in modes.items():
-            t = time.process_time()
-            steps[mode] += play(games, random.Random(games))
-            cpu[mode] += time.process_time() - t
-        games += 1
+    cpu, steps, _ = interleaved(modes, seconds, lambda _mode, game: random.Random(game))
     return {m: 1e6 * cpu[m] / steps[m] for m in modes}
 
 
