@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -83,11 +84,24 @@ def pick(codec: ActionCodec, table: dict[int, Action], action: Any, game: Game, 
     )
 
 
-def mask_from(table: dict[int, Action], size: int) -> np.ndarray:
-    """A new int8 mask with 1 at the table's indices (a bytearray filled in Python: cheaper than numpy
-    fancy indexing for the dozen or so legal actions of a typical turn)."""
+def pick_legal(codec: ActionCodec, legal: tuple[list[int], Sequence[Action]], action: Any, game: Game, who: str) -> Action:
+    """``pick`` over the aligned legal indices and actions of ``codec.legal_mask``: the usual case, an int index
+    that is legal, is found without building a table; anything else gets pick()'s checks and error."""
+    kind = type(action)
+    if kind is int or kind is np.int64:
+        indices, actions = legal
+        try:
+            return actions[indices.index(action if kind is int else int(action))]
+        except ValueError:
+            pass
+    return pick(codec, dict(zip(*legal, strict=True)), action, game, who)
+
+
+def mask_from(indices: Iterable[int], size: int) -> np.ndarray:
+    """A new int8 mask with 1 at `indices` (a table's keys, or a list; a bytearray filled in Python: cheaper than
+    numpy fancy indexing for the dozen or so legal actions of a typical turn)."""
     mask = bytearray(size)
-    for i in table:
+    for i in indices:
         mask[i] = 1
     return np.frombuffer(mask, dtype=np.int8)
 

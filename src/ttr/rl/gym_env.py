@@ -32,7 +32,7 @@ from .common import (
     final_rewards,
     layout_for,
     make_spaces,
-    pick,
+    pick_legal,
     resolve_edition,
     result_info,
 )
@@ -180,7 +180,7 @@ class TicketToRideEnv(Rendering, gym.Env):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            chosen = self._chosen(action, game)
+            chosen = pick_legal(self.codec, self._legal, action, game, f"the learner (seat {self.seat})")
         except IllegalActionIndex as exc:
             if self.illegal_action == "raise":
                 raise
@@ -219,19 +219,6 @@ class TicketToRideEnv(Rendering, gym.Env):
             self._window = None
 
     # ------------------------------------------------------------------ internals
-    def _chosen(self, action: Any, game: Game) -> Action:
-        """The engine action of a legal index (an int or numpy int64 looked up in the aligned lists), else
-        ``pick()``'s checks and error."""
-        kind = type(action)
-        if kind is int or kind is np.int64:
-            indices, acts = self._legal
-            try:
-                return acts[indices.index(action if kind is int else int(action))]
-            except ValueError:
-                pass
-        table = dict(zip(*self._legal, strict=True))
-        return pick(self.codec, table, action, game, f"the learner (seat {self.seat})")
-
     def _apply(self, action: Action) -> None:
         game = self.game
         assert game is not None

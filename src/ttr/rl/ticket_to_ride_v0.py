@@ -36,7 +36,8 @@ from .common import (
     final_rewards,
     layout_for,
     make_spaces,
-    pick,
+    mask_from,
+    pick_legal,
     resolve_edition,
     result_info,
 )
@@ -154,10 +155,7 @@ class TicketToRideAEC(Rendering, AECEnv):
             mask, indices, acts = self.codec.legal_mask(game.legal_actions(), self._seats[game.current])
             self._legal = (indices, acts)
             return mask
-        bits = bytearray(self.codec.size)
-        for i in legal[0]:
-            bits[i] = 1
-        return np.frombuffer(bits, dtype=np.int8)
+        return mask_from(legal[0], self.codec.size)
 
     def _index_table(self) -> dict[int, Action]:
         """{index: engine action} for the player to move."""
@@ -203,16 +201,7 @@ class TicketToRideAEC(Rendering, AECEnv):
             self._mover_mask()
             legal = self._legal
             assert legal is not None
-        kind = type(action)
-        chosen: Action | None = None
-        if kind is int or kind is np.int64:  # the usual case, without pick()'s checks
-            indices, acts = legal
-            try:
-                chosen = acts[indices.index(action if kind is int else int(action))]
-            except ValueError:  # not a legal index: pick() says why
-                chosen = None
-        if chosen is None:
-            chosen = pick(self.codec, self._index_table(), action, game, agent)
+        chosen = pick_legal(self.codec, legal, action, game, agent)
         what = chosen.type
         if what in (CLAIM, TUNNEL_PAY):  # tell the route log which route may change owner
             log = self._log
