@@ -344,3 +344,37 @@ def test_each_bot_level_says_how_it_plays_in_the_lobby(server: Server, new_page:
     wait_ready(page)
     text = page.locator("#seat-style-1").inner_text()
     assert text.startswith("Metódico") and text != served["medium"]
+
+
+# the chosen option's text, measured in the menu's own font, against the room inside the menu (its arrow: ~20 px)
+CHOSEN_TEXT_FITS = """(id) => {
+  const sel = document.getElementById(id), cs = getComputedStyle(sel);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return {text: sel.selectedOptions[0].text, width: ctx.measureText(sel.selectedOptions[0].text).width, room};
+}"""
+
+
+def test_the_time_controls_choices_are_whole_and_explained(server: Server, new_page: Any) -> None:
+    """Each time-control menu shows its chosen option whole, on the phone too (the on-timeout choices were long
+    sentences cut off inside their menu at 390 px); the whole meaning of the chosen one is the line under it."""
+    for w, h in ((1366, 768), (390, 844)):
+        page = new_page(width=w, height=h)
+        page.goto(server.base + "/")
+        wait_ready(page)
+        page.select_option("#clock-kind", "realtime")
+        for choice in ("drop", "bot"):
+            page.select_option("#clock-timeout", choice)
+            for menu in ("clock-kind", "clock-timeout", "clock-bot-level"):
+                fit = page.evaluate(CHOSEN_TEXT_FITS, menu)
+                assert fit["width"] <= fit["room"], (w, menu, fit)
+        help_line = page.locator("#clock-timeout-help")
+        assert page.locator("#clock-timeout").get_attribute("aria-describedby") == "clock-timeout-help"
+        assert help_line.inner_text() == "A bot plays their seat until they take it back"
+        page.select_option("#clock-timeout", "drop")
+        assert help_line.inner_text() == "They are dropped: a bot plays their seat to the end"
+        box = help_line.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= w
+        if w == 390:
+            page.locator("#clock-choice").screenshot(path=str(screenshot_path("lobby-clock-390x844.png")))

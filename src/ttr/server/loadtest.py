@@ -132,6 +132,7 @@ class LoadConfig:
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, POST -> response
     server_times: list[float] = field(default_factory=list)  # seconds the server spent on it (Server-Timing)
+    server_times_at: list[float] = field(default_factory=list)  # when each of them was sent, seconds into the run
     update_delays: list[float] = field(default_factory=list)  # seconds, POST -> own WebSocket shows the new seq
     errors: dict[str, int] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
@@ -149,7 +150,7 @@ class Stats:
             self.error_samples.append(f"{kind}: {detail[:200]}")
 
     def merge(self, other: Stats) -> None:
-        for name in ("latencies", "server_times", "update_delays", "loop_lags"):
+        for name in ("latencies", "server_times", "server_times_at", "update_delays", "loop_lags"):
             getattr(self, name).extend(getattr(other, name))
         for kind, n in other.errors.items():
             self.errors[kind] = self.errors.get(kind, 0) + n
@@ -175,6 +176,7 @@ class LoadTest:
         self.rng = random.Random(cfg.seed)
         self.wall_deadline = deadline
         self.deadline = 0.0
+        self.start = 0.0  # time.perf_counter() at the start of the run (every client process starts together)
         self.ws_base = "ws" + cfg.url.removeprefix("http")
         parts = urlsplit(cfg.url)
         self.host = parts.hostname or "127.0.0.1"
@@ -185,6 +187,7 @@ class LoadTest:
     async def run(self) -> Stats:
         cpu0 = time.process_time()
         self.deadline = time.perf_counter() + (self.wall_deadline - time.time())
+        self.start = self.deadline - self.cfg.duration
         monitor = asyncio.create_task(self.watch_loop())
         await asyncio.gather(*(self.slot(i) for i in range(self.cfg.games)))
         monitor.cancel()
@@ -299,6 +302,7 @@ class LoadTest:
                 timing = headers.get("server-timing", "")
                 if timing.startswith("app;dur="):
                     stats.server_times.append(float(timing[8:]) / 1000)
+                    stats.server_times_at.append(t0 - self.start)
                 if status != 200:
                     stats.error(f"action {status}", answer.decode(errors="replace"))
                     continue
@@ -373,6 +377,17 @@ def run_load(cfg: LoadConfig) -> dict[str, Any]:
     return report(cfg, stats, time.perf_counter() - start, len(shares))
 
 
+def by_minute(values: list[float], at: list[float]) -> list[dict[str, Any]]:
+    """Actions and in-server p95/p99 (ms) for each minute of the run: where the slow stretches are."""
+    minutes: dict[int, list[float]] = {}
+    for value, t in zip(values, at, strict=True):
+        minutes.setdefault(max(0, int(t // 60)), []).append(value)
+    return [
+        {"minute": m, "actions": len(v), "p95": round(percentile(v, 95) or 0.0, 1), "p99": round(percentile(v, 99) or 0.0, 1)}
+        for m, v in sorted(minutes.items())
+    ]
+
+
 def report(cfg: LoadConfig, s: Stats, elapsed: float, procs: int = 1) -> dict[str, Any]:
     ms = [x * 1000 for x in s.latencies]
     upd = [x * 1000 for x in s.update_delays]
@@ -403,6 +418,7 @@ def report(cfg: LoadConfig, s: Stats, elapsed: float, procs: int = 1) -> dict[st
             "mean": r(statistics.fmean(ms) if ms else None),
         },
         "server_time_ms": {"p50": r(percentile(srv, 50)), "p95": r(percentile(srv, 95)), "p99": r(percentile(srv, 99))},
+        "server_time_by_minute": by_minute(srv, s.server_times_at),
         "client_procs": procs,
         "client_cpu_s": round(s.cpu_s, 1),
         "client_cpu_share": round(s.cpu_s / elapsed, 2) if elapsed else 0.0,

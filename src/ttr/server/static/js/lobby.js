@@ -284,8 +284,12 @@ class Lobby {
         value: String(real ? c.seconds : c.hours),
         oninput: (ev) => { const n = Math.round(Number(ev.target.value)); if (real) c.seconds = n; else c.hours = n; },
       });
-      const onTimeout = h("select", { id: "clock-timeout", onchange: (ev) => { c.on_timeout = ev.target.value; } },
-        ["bot", "drop"].map((k) => h("option", { value: k, selected: c.on_timeout === k }, t(`lobby.clock_timeout_${k}`))));
+      // short choices (a phone's menu shows the chosen one whole) and the whole meaning of the chosen one under it
+      const timeoutHelp = h("small", { class: "level-style", id: "clock-timeout-help" }, t(`lobby.clock_timeout_${c.on_timeout}_help`));
+      const onTimeout = h("select", {
+        id: "clock-timeout", "aria-describedby": timeoutHelp.id,
+        onchange: (ev) => { c.on_timeout = ev.target.value; timeoutHelp.textContent = t(`lobby.clock_timeout_${c.on_timeout}_help`); },
+      }, ["bot", "drop"].map((k) => h("option", { value: k, selected: c.on_timeout === k }, t(`lobby.clock_timeout_${k}`))));
       const botStyle = h("small", { class: "level-style", id: "clock-bot-style" }, this.levelStyle(c.bot_level));
       const botLevel = h("select", {
         id: "clock-bot-level", "aria-describedby": botStyle.id,
@@ -293,7 +297,7 @@ class Lobby {
       }, this.levels.map((lv) => h("option", { value: lv, selected: c.bot_level === lv, title: this.levelStyle(lv) }, this.levelLabel(lv))));
       rows.push(
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t(real ? "lobby.clock_seconds" : "lobby.clock_hours")), amount)),
-        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_on_timeout")), onTimeout)),
+        h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_on_timeout")), onTimeout), timeoutHelp),
         h("div", { class: "form-row" }, h("label", {}, h("span", {}, t("lobby.clock_bot_level")), botLevel), botStyle),
         h("p", { class: "hint" }, t("lobby.clock_help")));
     }
