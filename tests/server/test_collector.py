@@ -4,12 +4,13 @@ lives frozen out of the collector's sight, reference cycles still freed."""
 from __future__ import annotations
 
 import gc
+import os
 import time
 import weakref
 
 import pytest
 
-from ttr.server.collector import THRESHOLDS, Collector
+from ttr.server.collector import THRESHOLDS, Collector, malloc_trim
 
 
 class Node:
@@ -76,3 +77,27 @@ def test_the_whole_heap_collection_comes_when_due(restore_gc):
     time.sleep(0.06)
     collector.tick()
     assert (collector.young, collector.full) == (1, 1)
+
+
+def rss_anon_kib() -> int:
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("RssAnon:"))
+
+
+@pytest.mark.skipif(malloc_trim() is None or not os.path.exists("/proc/self/status"), reason="needs glibc and Linux /proc")
+def test_the_allocators_free_pages_go_back_to_the_system():
+    """80 MB of blocks freed below one that lives stay resident (glibc keeps them for reuse) until the trim."""
+    blocks = [bytes(4000) for _ in range(20_000)]  # > 512 bytes: the C allocator's, not Python's own pools
+    keep = bytes(4000)  # allocated after them: the freed ones are not at the top of the heap
+    del blocks
+    before = rss_anon_kib()
+    collector = Collector(interval=0, full_every=0, trim_every=3600)
+    collector.trim()
+    assert collector.trims == 1
+    assert before - rss_anon_kib() > 40_000, (before, rss_anon_kib())
+    assert keep == bytes(4000)
+
+
+def test_no_trim_when_told_not_to():
+    collector = Collector(interval=0, full_every=0, trim_every=0)
+    assert collector._trim is None

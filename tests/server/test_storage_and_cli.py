@@ -152,6 +152,9 @@ def test_serve_and_loadtest_commands(tmp_path, capsys):
             assert report["actions_via"] == via
             assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["p99"]
             assert (report["server_time_ms"]["p50"] is not None) == (via == "http")
+            minutes = report["server_time_by_minute"]  # a 3 s run: one minute, holding every timed action
+            assert [m["minute"] for m in minutes] == ([0] if via == "http" else [])
+            assert sum(m["actions"] for m in minutes) == (report["actions"] if via == "http" else 0)
             # the client's share: its processes' CPU, per action and of one core
             assert report["client_procs"] == procs
             assert report["client_cpu_ms_per_action"] > 0 and 0 < report["client_cpu_share"] < procs

@@ -18,29 +18,55 @@ Only a reference cycle that becomes garbage after it was frozen waits for the ne
 (every ``full_every`` seconds, default 600): after 60 s of that load such a collection found 24 objects to
 free and took 383 ms. Python's own schedule stays on for bursts of allocation, for what was made since the
 last tick.
+
+Memory given back. Python hands its larger blocks (JSON texts, lists, dicts of games) to the C allocator, and
+glibc's keeps freed pages in each thread's arena for reuse: under a steady load with worker threads the resident
+size kept climbing after the warm-up, +12.0 % between minutes 5 and 10 of a 300-game run (SQLite, games started
+over 4 minutes), while the objects alive hardly changed. Every ``trim_every`` seconds (default 60) this thread
+calls ``malloc_trim(0)``, which returns those free pages: the same run grew +5.2 % and ended 32 MiB lower; each
+call took 0.3–24 ms, outside the GIL.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 log = logging.getLogger("ttr.server")
 
 THRESHOLDS = (20_000, 50, 100)  # Python's own schedule, for bursts between two ticks
 
 
+def malloc_trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)`` (gives the free pages of every malloc arena back to the system), or None where
+    the C library has none (musl, macOS, Windows)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return lambda: trim(0)
+
+
 class Collector:
     """Runs the schedule above in a daemon thread (``start``/``stop``); ``tick`` is one step of it."""
 
-    def __init__(self, interval: float = 0.5, full_every: float = 600.0) -> None:
+    def __init__(self, interval: float = 0.5, full_every: float = 600.0, trim_every: float = 60.0) -> None:
         self.interval = interval
         self.full_every = full_every
+        self.trim_every = trim_every
+        self._trim = malloc_trim() if trim_every > 0 else None
+        self.trims = 0
         self.young = 0  # collections run by this schedule
         self.full = 0
         self._next_full = time.monotonic() + full_every
+        self._next_trim = time.monotonic() + trim_every
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -64,9 +90,20 @@ class Collector:
         log.debug("whole-heap collection: %d objects freed in %.0f ms", freed, 1000 * (time.perf_counter() - start))
         return freed
 
+    def trim(self) -> None:
+        """Give the C allocator's free pages back to the system (glibc; nothing elsewhere)."""
+        if self._trim is not None:
+            start = time.perf_counter()
+            self._trim()  # ctypes lets the other threads run meanwhile (it releases the GIL)
+            self.trims += 1
+            log.debug("malloc_trim in %.1f ms", 1000 * (time.perf_counter() - start))
+        self._next_trim = time.monotonic() + self.trim_every
+
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             self.tick()
+            if self.trim_every > 0 and time.monotonic() >= self._next_trim:
+                self.trim()
 
     def start(self) -> Collector:
         """Start-up: collect and freeze what exists (modules, the editions' tables), then run the schedule."""

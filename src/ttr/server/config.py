@@ -111,6 +111,7 @@ class Settings:
     # --- the garbage collector's schedule (collector.py; ttr serve only)
     gc_interval: float = 0.5  # seconds between two young collections, after which what lives is frozen (0: Python's)
     gc_full_every: float = 600.0  # seconds between two whole-heap collections (0: never)
+    malloc_trim_every: float = 60.0  # seconds between two returns of the C allocator's free pages (glibc; 0: never)
 
     @property
     def is_postgres(self) -> bool:
@@ -201,6 +202,11 @@ KNOBS: tuple[Knob, ...] = (
         "sight (0: Python's own schedule)",
     ),
     Knob("gc_full_every", "--gc-full-every", "seconds between two whole-heap garbage collections (0: never)"),
+    Knob(
+        "malloc_trim_every",
+        "--malloc-trim-every",
+        "seconds between two returns of the C allocator's free memory to the system (glibc malloc_trim; 0: never)",
+    ),
 )
 
 _DEFAULTS = {f.name: f.default for f in fields(Settings)}

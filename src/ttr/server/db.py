@@ -239,11 +239,13 @@ class Database:
             if database and database != ":memory:":
                 self.wal_path = database + "-wal"
         else:
-            # as many connections as worker threads run service code (anyio: 40) and a few more: under load a
-            # thread never waits for a connection while holding its game's lock. No check before each use
+            # as many connections kept as worker threads run service code (anyio: 40), and a few more: under load
+            # a thread never waits for a connection while holding its game's lock, and no connection is opened
+            # and closed per request (with 20 kept, every one beyond was closed when given back: a new backend
+            # process per request in a burst). No check before each use
             # (pool_pre_ping: a round trip per request, as many as a move's own): a connection found dead makes
             # its request answer 503 and SQLAlchemy replace every connection older than that (outage.py)
-            self.engine = sa.create_engine(url, pool_size=20, max_overflow=30, pool_recycle=1800)
+            self.engine = sa.create_engine(url, pool_size=40, max_overflow=10, pool_recycle=1800)
             self.read_engine = self.engine
 
     @contextmanager
