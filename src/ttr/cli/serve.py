@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         h11_max_incomplete_event_size=settings.max_header_bytes,
     )
     redact_tokens_in_logs()  # after uvicorn.Config has set up its loggers
-    Collector(settings.gc_interval, settings.gc_full_every, settings.malloc_trim_every).start()  # the garbage collector's schedule (collector.py)
+    # collector.py: when the garbage collector runs, and the allocator's free memory given back
+    Collector(settings.gc_interval, settings.gc_full_every, settings.malloc_trim_every).start()
     uvicorn.Server(config).run()
     return 0
