@@ -23,7 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", type=float, default=0.25, help="chance that a decision is recorded")
     p.add_argument("--epochs", type=int, default=20, help="epochs a generation")
     p.add_argument("--batch", type=int, default=256, help="batch size")
-    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    p.add_argument("--lr", type=float, default=3e-4, help="AdamW learning rate")
+    p.add_argument("--weight-decay", type=float, default=0.1, help="AdamW weight decay")
+    p.add_argument("--dropout", type=float, default=0.5, help="dropout after each hidden layer")
     p.add_argument("--hidden", default="128,64", help="hidden layer widths")
     p.add_argument("--population", default=",".join(POPULATION), help="comma-separated bot specs the games draw from")
     p.add_argument("--seed", type=int, default=1, help="seed of deals, pairings and torch")
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,
+        weight_decay=args.weight_decay,
+        dropout=args.dropout,
         hidden=tuple(int(x) for x in args.hidden.split(",") if x.strip()),
         seed=args.seed,
         population=tuple(x.strip() for x in args.population.split(",") if x.strip()),

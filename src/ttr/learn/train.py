@@ -56,7 +56,9 @@ class TrainConfig:
     sample: float = 0.25  # chance that a decision is recorded (for every seat)
     epochs: int = 20
     batch: int = 256
-    lr: float = 1e-3
+    lr: float = 3e-4
+    weight_decay: float = 0.1  # AdamW; with dropout, against memorising games (one label per game)
+    dropout: float = 0.5
     hidden: tuple[int, ...] = (128, 64)
     seed: int = 1
     population: tuple[str, ...] = POPULATION
@@ -143,13 +145,15 @@ def load_data(files: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def build_model(obs_size: int, hidden: tuple[int, ...]) -> Any:
+def build_model(obs_size: int, hidden: tuple[int, ...], dropout: float = 0.0) -> Any:
     import torch
 
     layers: list[Any] = []
     width = obs_size
     for h in hidden:
         layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
+        if dropout > 0:
+            layers.append(torch.nn.Dropout(dropout))
         width = h
     layers.append(torch.nn.Linear(width, 1))
     return torch.nn.Sequential(*layers)
@@ -170,6 +174,7 @@ def fit(
     """Stage 2 for generation `gen`: fit (or continue fitting) the network; returns the log."""
     import torch
 
+    torch.set_num_threads(1)  # a small MLP: one thread is as fast, and polite on a shared machine
     out = Path(cfg.out)
     ckpt_path = out / "checkpoint.pt"
     x, y, g = load_data(files)
@@ -177,8 +182,9 @@ def fit(
     xt, yt = torch.from_numpy(x[~held].astype(np.float32)), torch.from_numpy(y[~held])
     xv, yv = torch.from_numpy(x[held].astype(np.float32)), torch.from_numpy(y[held])
     torch.manual_seed(cfg.seed + gen)
-    model = build_model(x.shape[1], cfg.hidden)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    model = build_model(x.shape[1], cfg.hidden, cfg.dropout)
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    best: dict[str, Any] = {"val_mse": float("inf"), "epoch": 0, "model": None}  # exported: early stopping
     log: dict[str, Any] = {"config": asdict(cfg), "epochs": [], "generation": gen}
     start_epoch = 0
     if ckpt_path.is_file():
@@ -188,6 +194,7 @@ def fit(
             opt.load_state_dict(ck["optimizer"])
             start_epoch = ck["epoch"]
             log = ck["log"]
+            best = ck["best"]
             torch.set_rng_state(ck["torch_rng"])
         elif ck["generation"] > gen:
             return ck["log"]
@@ -224,6 +231,9 @@ def fit(
         }
         log["epochs"].append(row)
         log["samples"] = {"train": len(xt), "val": len(xv)}
+        if not val >= best["val_mse"]:  # NaN (no held-out games) counts as better: keep the last
+            best = {"val_mse": val, "epoch": epoch + 1, "model": {k: v.clone() for k, v in model.state_dict().items()}}
+        log["best_epoch"] = best["epoch"]
         torch.save(
             {
                 "model": model.state_dict(),
@@ -231,6 +241,7 @@ def fit(
                 "epoch": epoch + 1,
                 "generation": gen,
                 "log": log,
+                "best": best,
                 "torch_rng": torch.get_rng_state(),
                 "obs_size": x.shape[1],
                 "hidden": list(cfg.hidden),
@@ -239,7 +250,9 @@ def fit(
         )
         if progress:
             progress(1, row)
-    net = to_value_net(model, cfg.edition, {"generation": gen, "epochs": cfg.epochs})
+    if best["model"] is not None:
+        model.load_state_dict(best["model"])
+    net = to_value_net(model, cfg.edition, {"generation": gen, "epoch": best["epoch"]})
     net.save(snapshot_path(out, gen, cfg.edition))
     return log
 

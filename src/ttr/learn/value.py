@@ -22,6 +22,7 @@ from ..engine.view import PlayerView
 from ..rl.observation import ObservationEncoder, ObservationLayout
 from ..rl.seatview import SeatView
 
+SMALL_BATCH = 64  # up to this many rows, evaluated row by row (see ValueNet.__call__)
 SCORE_SCALE = 15.0  # as ISMCTSBot.reward: points of margin that move the reward most
 
 
@@ -64,16 +65,30 @@ class ValueNet:
         self.edition = edition
         self.meta = meta or {}
         self.obs_size = self.layers[0][0].shape[0]
+        self._wt = [(np.ascontiguousarray(w.T), b) for w, b in self.layers]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         h = np.asarray(x, dtype=np.float32)
+        if h.ndim == 1:
+            return np.array(self._row(h), dtype=np.float32)
+        if h.ndim == 2 and len(h) <= SMALL_BATCH:
+            # one matrix-vector product per row: a small matrix product makes OpenBLAS wake its
+            # threads, which on a busy machine costs ~30 ms a call instead of ~0.01 ms
+            return np.array([self._row(r) for r in h], dtype=np.float32)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
-        out = 1.0 / (1.0 + np.exp(-h))
-        return out[..., 0]
+        return (1.0 / (1.0 + np.exp(-h)))[..., 0]
+
+    def _row(self, h: np.ndarray) -> float:
+        last = len(self._wt) - 1
+        for i, (wt, b) in enumerate(self._wt):
+            h = wt @ h + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return 1.0 / (1.0 + math.exp(-float(h[0])))
 
     def value(self, game: Game, me: int) -> float:
         return float(self(game_features(game, me)))
