@@ -24,6 +24,8 @@ BOTS = [
     "hoarder",
     "planner",
     "ismcts:iterations=6:depth=2",
+    "learned",
+    "ismcts:iterations=6:depth=2:leaf_steps=4",
 ]
 
 

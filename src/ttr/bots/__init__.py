@@ -9,6 +9,7 @@ from typing import Any
 
 from .base import Bot, RandomBot
 from .ismcts import ISMCTSBot
+from .learned import LearnedBot
 from .personas import DestinationHungryBot, LongRouteExploiterBot, OneStepThinkingBot, RouteFocusBot
 from .planner import PlannerBot
 from .styles import BlockerBot, HoarderBot, RacerBot
@@ -24,6 +25,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "hoarder": HoarderBot,
     "planner": PlannerBot,
     "ismcts": ISMCTSBot,
+    "learned": LearnedBot,
 }
 
 PERSONAS = ("destination_hungry", "route_focus", "one_step", "long_route")

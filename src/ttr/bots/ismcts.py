@@ -96,9 +96,16 @@ class ISMCTSBot(Bot):
         tempo_advisor: bool = False,
         tempo_playouts: bool = False,
         ticket_clock: int = 0,
+        leaf_steps: int = 0,
+        weights: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # leaf_steps > 0: playouts stop after that many moves and the learned value network
+        # (ttr.learn.value; `weights` or the shipped ones) scores the position from our view
+        self.leaf_steps = int(leaf_steps)
+        self.weights = weights
+        self.net: Any = None
         self.iterations = int(iterations)
         self.time_per_move = time_per_move
         self.exploration = exploration
@@ -136,6 +143,10 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         advice = self.advisor.act(view, legal)
+        if self.leaf_steps > 0:
+            from ..learn.value import load_value_net
+
+            self.net = load_value_net(view.edition, self.weights)
         self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
         if advice.type == KEEP_TICKETS:
             choice = (
@@ -283,8 +294,12 @@ class ISMCTSBot(Bot):
                     break
             else:
                 game.step(policy.act(game))
-        play_out(game, policy)
-        reward = self.reward(game, me)
+        if self.net is not None:
+            play_out(game, policy, self.leaf_steps)
+            reward = self.reward(game, me) if game.is_over else self.net.value(game, me)
+        else:
+            play_out(game, policy)
+            reward = self.reward(game, me)
         for n in path:
             n.visits += 1
             n.value += reward

@@ -24,6 +24,7 @@ COMMANDS = {
     "serve": "ttr.cli.serve",
     "loadtest": "ttr.cli.loadtest",
     "rl-eval": "ttr.cli.rl_eval",
+    "train": "ttr.cli.train",
 }
 
 
