@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight-decay", type=float, default=0.1, help="AdamW weight decay")
     p.add_argument("--dropout", type=float, default=0.5, help="dropout after each hidden layer")
     p.add_argument("--hidden", default="128,64", help="hidden layer widths")
-    p.add_argument("--population", default=",".join(POPULATION), help="comma-separated bot specs the games draw from")
+    p.add_argument("--population", default=", ".join(POPULATION), help="comma-separated bot specs the games draw from")
     p.add_argument("--seed", type=int, default=1, help="seed of deals, pairings and torch")
     p.add_argument("--install", action="store_true", help="copy the final weights into the package (ttr/learn/weights)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
