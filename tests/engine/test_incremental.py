@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from ttr.cards import PASSENGER
 from ttr.engine import Game
 
 
@@ -48,3 +49,31 @@ def test_passenger_trails_answer_is_a_copy() -> None:
     for _, path in got.values():
         path.append(-1)
     assert all(-1 not in path for _, path in g.passenger_trails(p, start, 2).values())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
+    """Trips kept between moves (dropped only when a route at a city the search looked at is claimed or
+    one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded positions, for
+    every passenger and every number of passenger cards up to the hand."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(2):
+        g = Game("marklin", players, 700 + seed)
+        copies: list[Game] = []
+        while not g.is_over:
+            if g.phase == "turn":
+                for h in [g, *copies]:
+                    fresh = Game.from_dict(h.to_dict())
+                    for p in range(h.n):
+                        for start in (c for c in h.passengers[p] if c >= 0):
+                            for cards in sorted({0, 2, h.hands[p][PASSENGER]}):
+                                assert h.passenger_trails(p, start, cards) == fresh.passenger_trails(p, start, cards)
+                                checked += 1
+                if rng.random() < 0.05 and len(copies) < 3:
+                    copies.append(g.clone() if rng.random() < 0.5 else Game.from_dict(g.to_dict()))
+            g.step(rng.choice(g.legal_actions()))
+            for h in copies:
+                if not h.is_over:
+                    h.step(rng.choice(h.legal_actions()))
+    assert checked > 100

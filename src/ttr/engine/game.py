@@ -209,7 +209,7 @@ class Game:
         self._legal_cache = None
         self._labels = [None] * self.n
         self._claim_cache = claims.new_claim_cache(self)
-        # (player, start city) -> (passenger cards, cities reachable from the start, trips): passengers.py
+        # (player, start city) -> (passenger cards, cities the search looked at, trips): passengers.py
         self._trail_cache = {}
 
     def _next(self, p: int) -> int:

@@ -103,7 +103,7 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
             taken.append((city, value))
             g.tokens[p].append(value)
             g.scores[p] += value
-    forget_trails(g, (start,))
+    forget_trails(g, tuple([city for city, _ in taken]))
     slot = g.passengers[p].index(start)
     g.passengers[p][slot] = PASSENGER_GONE
     g.passenger_at[start] = -1
@@ -129,12 +129,14 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
     """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
     dropped: {opponent routes: (token points, route indices)}. See trails.best_trails.
 
-    Cached per (player, start) until the network around `start` changes (``forget_trails``): the search
-    reads only the owners of the routes and the merchandise of the cities reachable from `start`.
+    Cached per (player, start) until the network around the cities the search looked at changes
+    (``forget_trails``): it reads only the owners of the routes at the cities it visited and the
+    merchandise of those cities and their neighbours over claimed routes (``best_trails``' `read`).
     The answer is shared with the cache: read it, do not change it."""
     entry = g._trail_cache.get((p, start))
     if entry is not None and entry[0] == max_foreign:
         return entry[2]
+    read: set[int] = set()
     found = best_trails(
         g.edition,
         g.route_owner,
@@ -144,27 +146,15 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
         max_foreign,
         g.rules.passenger_one_token_per_city,
         TRAIL_SEARCH_LIMIT,
+        read,
     )
-    g._trail_cache[(p, start)] = (max_foreign, reachable(g, start), found)
+    g._trail_cache[(p, start)] = (max_foreign, frozenset(read), found)
     return found
 
 
-def reachable(g: Game, start: int) -> frozenset[int]:
-    """The cities a passenger at `start` could reach: over claimed routes, never into a country area."""
-    adjacency, area, owner = g.edition.adjacency, g.edition.city_area, g.route_owner
-    seen = {start}
-    todo = [start]
-    while todo:
-        for ri, other in adjacency[todo.pop()]:
-            if other not in seen and owner[ri] >= 0 and area[other] is None:
-                seen.add(other)
-                todo.append(other)
-    return frozenset(seen)
-
-
 def forget_trails(g: Game, cities: tuple[int, ...]) -> None:
-    """The network at `cities` changed (a route between them was claimed, or a passenger took tokens
-    starting there): drop the cached trips whose reachable cities include one of them."""
+    """The network at `cities` changed (a route between them was claimed, or a passenger took their top
+    tokens): drop the cached trips whose search looked at one of them."""
     cache = g._trail_cache
     if cache:
         for key in [k for k, (_, near, _) in cache.items() if any(c in near for c in cities)]:
