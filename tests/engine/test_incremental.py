@@ -53,9 +53,9 @@ def test_passenger_trails_answer_is_a_copy() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
-    """Trips kept between moves (dropped only when a route at a city the search looked at is claimed or
-    one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded positions, for
-    every passenger and every number of passenger cards up to the hand."""
+    """Trips and their moves kept between moves (dropped only when a route at a city the search looked at
+    is claimed or one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded
+    positions, for every passenger and every number of passenger cards up to the hand."""
     rng = random.Random(players)
     checked = 0
     for seed in range(2):
@@ -65,6 +65,7 @@ def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
             if g.phase == "turn":
                 for h in [g, *copies]:
                     fresh = Game.from_dict(h.to_dict())
+                    assert h.legal_actions() == fresh.legal_actions()  # the trips' moves are cached too
                     for p in range(h.n):
                         for start in (c for c in h.passengers[p] if c >= 0):
                             for cards in sorted({0, 2, h.hands[p][PASSENGER]}):

@@ -62,7 +62,7 @@ from .actions import (
 )
 from .events import Event
 from .outcome import EndReason, Outcome
-from .passengers import PASSENGER_GONE, PASSENGER_UNPLACED, TRAIL_SEARCH_LIMIT
+from .passengers import PASSENGER_GONE, PASSENGER_UNPLACED, TRAIL_SEARCH_LIMIT, TrailEntry
 from .phases import KEEP, OVER, PHASE_ACTIONS, PHASES, PLACE, SECOND_CARD, SETUP, TUNNEL, Phase
 from .position import POSITION_FORMAT
 from .view import PlayerView
@@ -141,7 +141,7 @@ class Game:
     _final_result: dict[str, Any] | None
     _labels: list[list[int] | None]
     _claim_cache: claims.ClaimCache
-    _trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]]
+    _trail_cache: dict[tuple[int, int], TrailEntry]
 
     def __init__(
         self,
@@ -209,7 +209,7 @@ class Game:
         self._legal_cache = None
         self._labels = [None] * self.n
         self._claim_cache = claims.new_claim_cache(self)
-        # (player, start city) -> (passenger cards, cities the search looked at, trips): passengers.py
+        # (player, start city) -> (passenger cards, cities the search looked at, trips, moves): passengers.py
         self._trail_cache = {}
 
     def _next(self, p: int) -> int:

@@ -125,6 +125,9 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
     ending.end_turn(g, ev)
 
 
+TrailEntry = tuple[int, frozenset[int], dict[int, tuple[int, list[int]]], list[Action]]
+
+
 def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
     """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
     dropped: {opponent routes: (token points, route indices)}. See trails.best_trails.
@@ -133,9 +136,15 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
     (``forget_trails``): it reads only the owners of the routes at the cities it visited and the
     merchandise of those cities and their neighbours over claimed routes (``best_trails``' `read`).
     The answer is shared with the cache: read it, do not change it."""
+    return _trails(g, p, start, max_foreign)[2]
+
+
+def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
+    """The cache entry for p's passenger at `start`: (passenger cards, cities the search looked at, the
+    trips, the trips as moves), searched again if missing or for another number of passenger cards."""
     entry = g._trail_cache.get((p, start))
     if entry is not None and entry[0] == max_foreign:
-        return entry[2]
+        return entry
     read: set[int] = set()
     found = best_trails(
         g.edition,
@@ -148,8 +157,16 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
         TRAIL_SEARCH_LIMIT,
         read,
     )
-    g._trail_cache[(p, start)] = (max_foreign, frozenset(read), found)
-    return found
+    ed = g.edition
+    moves: list[Action] = []
+    for foreign, (_, path) in sorted(found.items()):
+        cards = [0] * NCARDS
+        cards[PASSENGER] = foreign
+        moves.append(
+            Action(MOVE_PASSENGER, city=ed.city_ids[start], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
+        )
+    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), found, moves)
+    return entry
 
 
 def forget_trails(g: Game, cities: tuple[int, ...]) -> None:
@@ -157,23 +174,18 @@ def forget_trails(g: Game, cities: tuple[int, ...]) -> None:
     tokens): drop the cached trips whose search looked at one of them."""
     cache = g._trail_cache
     if cache:
-        for key in [k for k, (_, near, _) in cache.items() if any(c in near for c in cities)]:
+        for key in [k for k, (_, near, _, _) in cache.items() if any(c in near for c in cities)]:
             del cache[key]
 
 
 def passenger_moves(g: Game, p: int) -> list[Action]:
-    ed = g.edition
+    """p's passenger trips as moves, per passenger (in seat order) fewest passenger cards first (cached with
+    the trips: ``_trails``)."""
     out: list[Action] = []
     cards_in_hand = g.hands[p][PASSENGER]
     for city in g.passengers[p]:
-        if city < 0:
-            continue
-        for foreign, (_, path) in sorted(passenger_trails(g, p, city, cards_in_hand).items()):
-            cards = [0] * NCARDS
-            cards[PASSENGER] = foreign
-            out.append(
-                Action(MOVE_PASSENGER, city=ed.city_ids[city], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
-            )
+        if city >= 0:
+            out.extend(_trails(g, p, city, cards_in_hand)[3])
     return out
 
 
