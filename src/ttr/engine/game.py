@@ -342,7 +342,14 @@ class Game:
     def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
         p = self.current if player is None else self._actor(player)
-        checked = self._check(a, p)
+        legal = self._legal_cache
+        if player is None and legal is not None and a.type == CLAIM and a in legal:
+            # one of the claims just offered (found by identity first: callers mostly pass the offered
+            # action itself): legal by construction, so only its route is looked up (claims.check_claim)
+            ed = self.edition
+            checked: Any = ed.routes[ed.route_index[a.route]]  # type: ignore[index]
+        else:
+            checked = self._check(a, p)
         self._legal_cache = None
         self.history.append(a)
         self.history_seats.append(p)
