@@ -342,18 +342,18 @@ class Game:
     def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
         p = self.current if player is None else self._actor(player)
+        kind = a.type
         legal = self._legal_cache
-        if player is None and legal is not None and a.type == CLAIM and a in legal:
-            # one of the claims just offered (found by identity first: callers mostly pass the offered
-            # action itself): legal by construction, so only its route is looked up (claims.check_claim)
+        if player is None and legal is not None and kind in _OFFERED_SKIP_CHECK and a in legal:
+            # one of the moves just offered (found by identity first: callers mostly pass the offered action
+            # itself): legal by construction, so not checked again; a claim's check returns its route
             ed = self.edition
-            checked: Any = ed.routes[ed.route_index[a.route]]  # type: ignore[index]
+            checked: Any = ed.routes[ed.route_index[a.route]] if kind == CLAIM else None  # type: ignore[index]
         else:
             checked = self._check(a, p)
         self._legal_cache = None
         self.history.append(a)
         self.history_seats.append(p)
-        kind = a.type
         if kind == DRAW_BLIND:
             drawing.draw_blind(self, p, ev)
         elif kind == DRAW_FACEUP:
@@ -555,3 +555,6 @@ _CHECKS: dict[str, Callable[[Game, Action, int], Any]] = {
     PASS: ending.check_pass,
 }
 _SETUP_CHECKED = frozenset({DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, KEEP_TICKETS})
+# Actions whose check is skipped when they are among the moves just offered (Game._apply): their checks
+# return nothing, or the claimed route
+_OFFERED_SKIP_CHECK = frozenset({DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, CLAIM, TUNNEL_DECLINE, TUNNEL_PAY, PASS})
