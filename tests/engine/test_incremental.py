@@ -112,3 +112,30 @@ def test_an_offered_move_skips_the_check_and_plays_like_a_checked_one(edition: s
         g.step(action)
         assert g.to_dict() == checked.to_dict() == copy_played.to_dict()
     assert {"claim", "draw_blind", "draw_faceup"} <= kinds
+
+
+def test_memoised_station_moves_equal_ones_built_from_scratch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Station moves come from per-edition memos (payments per cost and hand, moves per payment list); they
+    equal the moves built directly, also when the memos are full and cleared."""
+    from ttr.engine import payments, stations
+
+    monkeypatch.setattr(stations, "STATION_MEMO_MAX", 7)  # cleared often
+    rng = random.Random(3)
+    compared = 0
+    for players in (2, 4, 5):
+        g = Game("europe", players, 60 + players)
+        while not g.is_over:
+            if g.phase == "turn" and g.stations_left[g.current]:
+                p = g.current
+                cost = g.rules.station_costs[g.rules.stations - g.stations_left[p]]
+                pays = payments.station_payments(cost, g.hands[p])
+                direct = [
+                    Action("build_station", city=cid, cards=cards)
+                    for c, cid in enumerate(g.edition.city_ids)
+                    if g.station_owner[c] < 0 and g.edition.city_area[c] is None
+                    for cards in pays
+                ]
+                assert stations.station_actions(g, p) == direct
+                compared += 1
+            g.step(rng.choice(g.legal_actions()))
+    assert compared > 100
