@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from ttr.engine import Game
+from ttr.cards import PASSENGER
+from ttr.engine import Action, Game, IllegalAction
 
 
 def _fresh(g: Game) -> tuple[object, ...]:
@@ -48,3 +49,93 @@ def test_passenger_trails_answer_is_a_copy() -> None:
     for _, path in got.values():
         path.append(-1)
     assert all(-1 not in path for _, path in g.passenger_trails(p, start, 2).values())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
+    """Trips and their moves kept between moves (dropped only when a route at a city the search looked at
+    is claimed or one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded
+    positions, for every passenger and every number of passenger cards up to the hand."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(2):
+        g = Game("marklin", players, 700 + seed)
+        copies: list[Game] = []
+        while not g.is_over:
+            if g.phase == "turn":
+                for h in [g, *copies]:
+                    fresh = Game.from_dict(h.to_dict())
+                    assert h.legal_actions() == fresh.legal_actions()  # the trips' moves are cached too
+                    for p in range(h.n):
+                        for start in (c for c in h.passengers[p] if c >= 0):
+                            for cards in sorted({0, 2, h.hands[p][PASSENGER]}):
+                                assert h.passenger_trails(p, start, cards) == fresh.passenger_trails(p, start, cards)
+                                checked += 1
+                if rng.random() < 0.05 and len(copies) < 3:
+                    copies.append(g.clone() if rng.random() < 0.5 else Game.from_dict(g.to_dict()))
+            g.step(rng.choice(g.legal_actions()))
+            for h in copies:
+                if not h.is_over:
+                    h.step(rng.choice(h.legal_actions()))
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("europe", 4), ("nordic", 3), ("marklin", 4)])
+def test_an_offered_move_skips_the_check_and_plays_like_a_checked_one(edition: str, players: int) -> None:
+    """step() takes a draw, claim, tunnel answer or pass found among the moves just offered without
+    checking it again: the same move given as an equal copy, or played with no moves offered yet (checked
+    in full), ends in the same position, and a claim not offered is still refused."""
+    rng = random.Random(11)
+    g = Game(edition, players, 41)
+    kinds: set[str] = set()
+    while not g.is_over:
+        legal = g.legal_actions()
+        action = rng.choice(legal)
+        kinds.add(action.type)
+        checked = Game.from_dict(g.to_dict())  # no moves offered: the full check
+        checked.step(Action(*action))
+        copy_played = g.clone()
+        copy_played.legal_actions()
+        copy_played.step(Action(*action))  # an equal action, not the offered object
+        if g.phase == "turn":
+            unaffordable = next(
+                (
+                    Action("claim", route=r.id, cards=tuple(99 if i == 0 else 0 for i in range(len(g.hands[g.current]))))
+                    for r in g.edition.routes
+                    if g.route_owner[r.index] < 0
+                ),
+                None,
+            )
+            if unaffordable is not None:
+                with pytest.raises(IllegalAction):
+                    g.step(unaffordable)  # with the moves offered kept: still checked in full
+        g.step(action)
+        assert g.to_dict() == checked.to_dict() == copy_played.to_dict()
+    assert {"claim", "draw_blind", "draw_faceup"} <= kinds
+
+
+def test_memoised_station_moves_equal_ones_built_from_scratch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Station moves come from per-edition memos (payments per cost and hand, moves per payment list); they
+    equal the moves built directly, also when the memos are full and cleared."""
+    from ttr.engine import payments, stations
+
+    monkeypatch.setattr(stations, "STATION_MEMO_MAX", 7)  # cleared often
+    rng = random.Random(3)
+    compared = 0
+    for players in (2, 4, 5):
+        g = Game("europe", players, 60 + players)
+        while not g.is_over:
+            if g.phase == "turn" and g.stations_left[g.current]:
+                p = g.current
+                cost = g.rules.station_costs[g.rules.stations - g.stations_left[p]]
+                pays = payments.station_payments(cost, g.hands[p])
+                direct = [
+                    Action("build_station", city=cid, cards=cards)
+                    for c, cid in enumerate(g.edition.city_ids)
+                    if g.station_owner[c] < 0 and g.edition.city_area[c] is None
+                    for cards in pays
+                ]
+                assert stations.station_actions(g, p) == direct
+                compared += 1
+            g.step(rng.choice(g.legal_actions()))
+    assert compared > 100

@@ -62,7 +62,7 @@ from .actions import (
 )
 from .events import Event
 from .outcome import EndReason, Outcome
-from .passengers import PASSENGER_GONE, PASSENGER_UNPLACED, TRAIL_SEARCH_LIMIT
+from .passengers import PASSENGER_GONE, PASSENGER_UNPLACED, TRAIL_SEARCH_LIMIT, TrailEntry
 from .phases import KEEP, OVER, PHASE_ACTIONS, PHASES, PLACE, SECOND_CARD, SETUP, TUNNEL, Phase
 from .position import POSITION_FORMAT
 from .view import PlayerView
@@ -141,7 +141,7 @@ class Game:
     _final_result: dict[str, Any] | None
     _labels: list[list[int] | None]
     _claim_cache: claims.ClaimCache
-    _trail_cache: dict[tuple[int, int], tuple[int, frozenset[int], dict[int, tuple[int, list[int]]]]]
+    _trail_cache: dict[tuple[int, int], TrailEntry]
 
     def __init__(
         self,
@@ -209,7 +209,7 @@ class Game:
         self._legal_cache = None
         self._labels = [None] * self.n
         self._claim_cache = claims.new_claim_cache(self)
-        # (player, start city) -> (passenger cards, cities reachable from the start, trips): passengers.py
+        # (player, start city) -> (passenger cards, cities the search looked at, trips, moves): passengers.py
         self._trail_cache = {}
 
     def _next(self, p: int) -> int:
@@ -342,11 +342,18 @@ class Game:
     def _apply(self, action: Action | Any, player: int | None, ev: list[Event] | None) -> None:
         a = action if isinstance(action, Action) else Action.from_json(action)
         p = self.current if player is None else self._actor(player)
-        checked = self._check(a, p)
+        kind = a.type
+        legal = self._legal_cache
+        if player is None and legal is not None and kind in _OFFERED_SKIP_CHECK and a in legal:
+            # one of the moves just offered (found by identity first: callers mostly pass the offered action
+            # itself): legal by construction, so not checked again; a claim's check returns its route
+            ed = self.edition
+            checked: Any = ed.routes[ed.route_index[a.route]] if kind == CLAIM else None  # type: ignore[index]
+        else:
+            checked = self._check(a, p)
         self._legal_cache = None
         self.history.append(a)
         self.history_seats.append(p)
-        kind = a.type
         if kind == DRAW_BLIND:
             drawing.draw_blind(self, p, ev)
         elif kind == DRAW_FACEUP:
@@ -548,3 +555,6 @@ _CHECKS: dict[str, Callable[[Game, Action, int], Any]] = {
     PASS: ending.check_pass,
 }
 _SETUP_CHECKED = frozenset({DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, KEEP_TICKETS})
+# Actions whose check is skipped when they are among the moves just offered (Game._apply): their checks
+# return nothing, or the claimed route
+_OFFERED_SKIP_CHECK = frozenset({DRAW_BLIND, DRAW_FACEUP, DRAW_TICKETS, CLAIM, TUNNEL_DECLINE, TUNNEL_PAY, PASS})

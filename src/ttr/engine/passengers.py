@@ -103,7 +103,7 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
             taken.append((city, value))
             g.tokens[p].append(value)
             g.scores[p] += value
-    forget_trails(g, (start,))
+    forget_trails(g, tuple([city for city, _ in taken]))
     slot = g.passengers[p].index(start)
     g.passengers[p][slot] = PASSENGER_GONE
     g.passenger_at[start] = -1
@@ -125,16 +125,27 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
     ending.end_turn(g, ev)
 
 
+TrailEntry = tuple[int, frozenset[int], dict[int, tuple[int, list[int]]], list[Action]]
+
+
 def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
     """Best trip found from `start` per number of opponent routes used (0..max_foreign), dominated ones
     dropped: {opponent routes: (token points, route indices)}. See trails.best_trails.
 
-    Cached per (player, start) until the network around `start` changes (``forget_trails``): the search
-    reads only the owners of the routes and the merchandise of the cities reachable from `start`.
+    Cached per (player, start) until the network around the cities the search looked at changes
+    (``forget_trails``): it reads only the owners of the routes at the cities it visited and the
+    merchandise of those cities and their neighbours over claimed routes (``best_trails``' `read`).
     The answer is shared with the cache: read it, do not change it."""
+    return _trails(g, p, start, max_foreign)[2]
+
+
+def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
+    """The cache entry for p's passenger at `start`: (passenger cards, cities the search looked at, the
+    trips, the trips as moves), searched again if missing or for another number of passenger cards."""
     entry = g._trail_cache.get((p, start))
     if entry is not None and entry[0] == max_foreign:
-        return entry[2]
+        return entry
+    read: set[int] = set()
     found = best_trails(
         g.edition,
         g.route_owner,
@@ -144,46 +155,37 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
         max_foreign,
         g.rules.passenger_one_token_per_city,
         TRAIL_SEARCH_LIMIT,
+        read,
     )
-    g._trail_cache[(p, start)] = (max_foreign, reachable(g, start), found)
-    return found
-
-
-def reachable(g: Game, start: int) -> frozenset[int]:
-    """The cities a passenger at `start` could reach: over claimed routes, never into a country area."""
-    adjacency, area, owner = g.edition.adjacency, g.edition.city_area, g.route_owner
-    seen = {start}
-    todo = [start]
-    while todo:
-        for ri, other in adjacency[todo.pop()]:
-            if other not in seen and owner[ri] >= 0 and area[other] is None:
-                seen.add(other)
-                todo.append(other)
-    return frozenset(seen)
+    ed = g.edition
+    moves: list[Action] = []
+    for foreign, (_, path) in sorted(found.items()):
+        cards = [0] * NCARDS
+        cards[PASSENGER] = foreign
+        moves.append(
+            Action(MOVE_PASSENGER, city=ed.city_ids[start], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
+        )
+    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), found, moves)
+    return entry
 
 
 def forget_trails(g: Game, cities: tuple[int, ...]) -> None:
-    """The network at `cities` changed (a route between them was claimed, or a passenger took tokens
-    starting there): drop the cached trips whose reachable cities include one of them."""
+    """The network at `cities` changed (a route between them was claimed, or a passenger took their top
+    tokens): drop the cached trips whose search looked at one of them."""
     cache = g._trail_cache
     if cache:
-        for key in [k for k, (_, near, _) in cache.items() if any(c in near for c in cities)]:
+        for key in [k for k, (_, near, _, _) in cache.items() if any(c in near for c in cities)]:
             del cache[key]
 
 
 def passenger_moves(g: Game, p: int) -> list[Action]:
-    ed = g.edition
+    """p's passenger trips as moves, per passenger (in seat order) fewest passenger cards first (cached with
+    the trips: ``_trails``)."""
     out: list[Action] = []
     cards_in_hand = g.hands[p][PASSENGER]
     for city in g.passengers[p]:
-        if city < 0:
-            continue
-        for foreign, (_, path) in sorted(passenger_trails(g, p, city, cards_in_hand).items()):
-            cards = [0] * NCARDS
-            cards[PASSENGER] = foreign
-            out.append(
-                Action(MOVE_PASSENGER, city=ed.city_ids[city], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
-            )
+        if city >= 0:
+            out.extend(_trails(g, p, city, cards_in_hand)[3])
     return out
 
 

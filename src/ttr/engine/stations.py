@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import Cards
+from ..editions import Edition, per_edition
 from ..errors import IllegalAction
 from . import claims, drawing, ending
 from . import payments as pay
@@ -21,17 +22,44 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+STATION_MEMO_MAX = 20_000  # (cost, hand)s and payment lists kept per edition (each cleared when full)
+
+
+@per_edition
+def _station_memos(
+    ed: Edition,
+) -> tuple[dict[tuple[int, ...], tuple[Cards, ...]], dict[tuple[Cards, ...], list[list[Action]]]]:
+    """Per edition: the station payments per (cost, hand) (``payments.station_payments``; hands recur a
+    lot), and for a list of payments the moves per city (empty for country areas), built once. The moves
+    offered are those of the free cities (Actions are immutable, so they are shared)."""
+    return {}, {}
+
+
 def station_actions(g: Game, p: int) -> list[Action]:
     cost = g.rules.station_costs[g.rules.stations - g.stations_left[p]]
-    payments = pay.station_payments(cost, g.hands[p])
+    ed = g.edition
+    by_hand, by_payments = _station_memos(ed)
+    hand = g.hands[p]
+    hand_key = (cost, *hand)
+    payments = by_hand.get(hand_key)
+    if payments is None:
+        if len(by_hand) >= STATION_MEMO_MAX:
+            by_hand.clear()
+        payments = by_hand[hand_key] = tuple(pay.station_payments(cost, hand))
     if not payments:
         return []
-    ed = g.edition
+    per_city = by_payments.get(payments)
+    if per_city is None:
+        if len(by_payments) >= STATION_MEMO_MAX:
+            by_payments.clear()
+        per_city = by_payments[payments] = [
+            [] if ed.city_area[c] is not None else [Action(BUILD_STATION, city=cid, cards=cards) for cards in payments]
+            for c, cid in enumerate(ed.city_ids)
+        ]
     out: list[Action] = []
     for c, owner in enumerate(g.station_owner):
-        if owner < 0 and ed.city_area[c] is None:
-            cid = ed.city_ids[c]
-            out.extend(Action(BUILD_STATION, city=cid, cards=cards) for cards in payments)
+        if owner < 0:
+            out.extend(per_city[c])
     return out
 
 

@@ -33,12 +33,15 @@ def best_trails(
     max_foreign: int,
     one_token_per_city: bool,
     limit: int,
+    read: set[int] | None = None,
 ) -> dict[int, Trip]:
     """{opponent routes used: best trip found} for trips worth more than every cheaper one.
 
     `merch[c]` is city c's stack with the top token last; `limit` bounds the states expanded.
     A trip using more opponent routes is kept only if it scores more than all trips using fewer
     (spending a passenger card for nothing more is never better: cards in hand cost nothing).
+    `read`, if given, receives every city whose routes' owners or merchandise the search looked at: the
+    answer stays the same until a route at one of them is claimed or one of their stacks changes.
     """
     adjacency = edition.adjacency
     area = edition.city_area
@@ -114,6 +117,12 @@ def best_trails(
             exact_budget -= spent
             if not finished:
                 break
+
+    if read is not None:
+        for city, here in enumerate(moves):
+            if here is not None:
+                read.add(city)
+                read.update([other for _, other, _, _ in here])
 
     out: dict[int, Trip] = {}
     top = 0
