@@ -23,8 +23,9 @@ Memory given back. Python hands its larger blocks (JSON texts, lists, dicts of g
 glibc's keeps freed pages in each thread's arena for reuse: under a steady load with worker threads the resident
 size kept climbing after the warm-up, +12.0 % between minutes 5 and 10 of a 300-game run (SQLite, games started
 over 4 minutes), while the objects alive hardly changed. Every ``trim_every`` seconds (default 60) this thread
-calls ``malloc_trim(0)``, which returns those free pages: the same run grew +5.2 % and ended 32 MiB lower; each
-call took 0.3–24 ms, outside the GIL.
+calls ``malloc_trim(0)``, which returns those free pages: the same run, trimmed every 30 s, grew +5.2 % and
+ended 32 MiB lower (each call 0.3–24 ms, outside the GIL); with the default, the 10-minute runs that start every
+game at once ended 14–18 % below their size after the warm-up (SQLite and PostgreSQL, docs/api.md).
 """
 
 from __future__ import annotations
