@@ -7,9 +7,10 @@ import math
 import numpy as np
 
 from ttr.bots import make_bot
+from ttr.bots.ismcts import outcome_value
 from ttr.editions import get_edition
 from ttr.engine import Game
-from ttr.learn.value import ValueNet, features, game_features, load_value_net, outcome_value, shipped_path
+from ttr.learn.value import ValueNet, features, game_features, load_value_net, shipped_path
 
 
 def test_shipped_weights_load_and_give_values_in_range() -> None:

@@ -49,6 +49,17 @@ from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
+
+
+def outcome_value(totals: list[int], winners: list[int], me: int) -> float:
+    """Seat `me`'s reward for a finished game, in [0, 1]: 0.6 x its win share + 0.4 x sigmoid(margin over the best
+    opponent / SCORE_SCALE). The search's playouts end on it; the learned value network is trained to predict it."""
+    win = 1.0 / len(winners) if me in winners else 0.0
+    best_other = max(t for q, t in enumerate(totals) if q != me)
+    margin = 1.0 / (1.0 + math.exp(-(totals[me] - best_other) / SCORE_SCALE))
+    return 0.6 * win + 0.4 * margin
+
+
 DEEP_PRIOR = 3.0  # UCB bonus of the playout policy's own move at deeper nodes, fading with visits
 
 
@@ -356,9 +367,4 @@ class ISMCTSBot(Bot):
     def reward(game: Game, me: int) -> float:
         """Win share blended with the score margin over the best opponent, in [0, 1]."""
         result = game.result()
-        totals = [x["total"] for x in result["players"]]
-        winners = result["winners"]
-        win = 1.0 / len(winners) if me in winners else 0.0
-        best_other = max(t for q, t in enumerate(totals) if q != me)
-        margin = 1.0 / (1.0 + math.exp(-(totals[me] - best_other) / SCORE_SCALE))
-        return 0.6 * win + 0.4 * margin
+        return outcome_value([x["total"] for x in result["players"]], result["winners"], me)

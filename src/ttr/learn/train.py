@@ -30,8 +30,9 @@ import numpy as np
 
 from ..bots import make_bot
 from ..bots.base import Bot
+from ..bots.ismcts import outcome_value
 from ..engine import Game
-from .value import ValueNet, game_features, outcome_value
+from .value import ValueNet, game_features
 
 POPULATION = (
     "hard",

@@ -23,14 +23,6 @@ from ..rl.observation import ObservationEncoder, ObservationLayout
 from ..rl.seatview import SeatView
 
 SMALL_BATCH = 64  # up to this many rows, evaluated row by row (see ValueNet.__call__)
-SCORE_SCALE = 15.0  # as ISMCTSBot.reward: points of margin that move the reward most
-
-
-def outcome_value(totals: list[int], winners: list[int], me: int) -> float:
-    """The training target of seat `me` in a finished game: 0.6 x win share + 0.4 x sigmoid(margin / 15)."""
-    win = 1.0 / len(winners) if me in winners else 0.0
-    best_other = max(t for q, t in enumerate(totals) if q != me)
-    return 0.6 * win + 0.4 / (1.0 + math.exp(-(totals[me] - best_other) / SCORE_SCALE))
 
 
 @per_edition
