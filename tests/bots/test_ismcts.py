@@ -109,3 +109,24 @@ def test_ticket_clock_keeps_late_ticket_draws_out_of_the_root_moves() -> None:
     assert not draws(late, ticket_clock=1)
     assert draws(early, ticket_clock=1)
     assert not draws(early, ticket_clock=2)  # denver-el-paso is still to be built
+
+
+def test_planner_keep_search_checks_its_ticket_choice() -> None:
+    # Deal 2, first player to choose: the planner alone keeps denver-pittsburgh and portland-nashville;
+    # 200 iterations of search prefer duluth-el-paso to portland-nashville (measured, deterministic).
+    game = Game("usa", 2, 2)
+    p = game.current
+    view, legal = game.view(p), game.legal_actions()
+    plain = PlannerBot(seed=20 + p)
+    searched = PlannerBot(seed=20 + p, keep_search=200)
+    assert not plain.wants_events and searched.wants_events  # the search remembers the events it sees
+    advice = plain.act(view, legal)
+    choice = searched.act(view, legal)
+    assert advice.tickets == ("denver-pittsburgh", "portland-nashville")
+    assert choice.tickets == ("denver-pittsburgh", "duluth-el-paso")
+    assert searched.searcher.last_stats["iterations"] == 200
+    # the same bot at 4 players searches (2 / 4)^2 of the budget: about the same time a game
+    game4 = Game("usa", 4, 2)
+    bot4 = PlannerBot(seed=1, keep_search=200)
+    bot4.act(game4.view(game4.current), game4.legal_actions())
+    assert bot4.searcher.last_stats["iterations"] == 50

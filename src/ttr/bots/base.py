@@ -25,6 +25,11 @@ class Bot:
     def observe(self, event: dict[str, Any]) -> None:
         """Called with every event this bot's player may see (its ``for_player`` form). Optional."""
 
+    @property
+    def wants_events(self) -> bool:
+        """Whether ``observe`` does anything (callers skip making events for bots that ignore them)."""
+        return type(self).observe is not Bot.observe
+
     def reset(self) -> None:
         """Forget everything about the previous game."""
 

@@ -158,16 +158,8 @@ class ISMCTSBot(Bot):
             from ..learn.value import load_value_net
 
             self.net = load_value_net(view.edition, self.weights)
-        self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
         if advice.type == KEEP_TICKETS:
-            choice = (
-                self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
-                if self.keep_factor > 0
-                else advice
-            )
-            ed = view.edition
-            self.memory.note_keep([ed.tickets[t].id for t in view.offered], choice.tickets)
-            return choice
+            return self.choose_keep(view, legal, advice)
         if view.phase != Phase.TURN:
             return advice
         self.own_plan = {view.me: list(self.advisor.situation(view).plan.routes)}  # type: ignore[dict-item]
@@ -175,6 +167,18 @@ class ISMCTSBot(Bot):
         if len(candidates) == 1:
             return advice
         return self.search(view, candidates, advice)
+
+    def choose_keep(self, view: PlayerView, legal: Sequence[Action], advice: Action) -> Action:
+        """The ticket choice: the advice unless the search finds a better subset (``keep_factor`` times the
+        move budget; 0: the advice). Also used by the planner's ``keep_search``."""
+        choice = (
+            self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
+            if self.keep_factor > 0
+            else advice
+        )
+        ed = view.edition
+        self.memory.note_keep([ed.tickets[t].id for t in view.offered], choice.tickets)
+        return choice
 
     def keep_candidates(self, view: PlayerView, legal: Sequence[Action], advice: Action) -> list[Action]:
         """The ticket choices the planner rates best (the advice first)."""
@@ -241,6 +245,7 @@ class ISMCTSBot(Bot):
         """
         me = view.me
         assert me is not None
+        self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
         root = Node()
         for a in candidates:
             root.children[a] = Node(1.0 if a == advice else 0.0)

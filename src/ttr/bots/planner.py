@@ -44,6 +44,9 @@ BLOCK_PLAYERS = frozenset({3})
 # racer 68.2% with them, 76.2% without; against `medium` 53.5% -> 61.8% at 2p and 52.0% -> 69.0% at
 # 4p without them; 400 games each, seed 1).
 PLAIN_EDITIONS = frozenset({"nordic", "marklin"})
+# The search that checks the ticket choices with ``keep_search``: `max`'s settings (its advisor is a
+# PlannerBot with the defaults, i.e. this bot without the search).
+KEEP_SEARCH = {"tempo_advisor": True, "tempo_playouts": True, "ticket_clock": 2}
 
 
 class PlannerBot(ScriptedBot):
@@ -69,9 +72,19 @@ class PlannerBot(ScriptedBot):
         contest: float = 0.0,
         contest_all: bool = False,
         contest_second: float = 0.5,
+        keep_search: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # keep_search > 0: ticket choices are checked by that many ISMCTS iterations at 2 players
+        # (scaled by (2 / players)^2, so the mean time a decision stays about the same), the search
+        # advised by this planner's own choice; the `hard` level (docs/tournaments.md).
+        self.keep_search = int(keep_search)
+        self.searcher: Any = None
+        if self.keep_search > 0:
+            from .ismcts import ISMCTSBot  # the search is advised by a planner: imported here, not at the top
+
+            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search, keep_factor=1.0, **KEEP_SEARCH)
         # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
         # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
         # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
@@ -103,6 +116,16 @@ class PlannerBot(ScriptedBot):
     def reset(self) -> None:
         super().reset()
         self.seen_tickets.clear()
+        if self.searcher is not None:
+            self.searcher.reset()
+
+    @property
+    def wants_events(self) -> bool:
+        return self.searcher is not None  # only the search remembers what it saw
+
+    def observe(self, event: dict[str, Any]) -> None:
+        if self.searcher is not None:
+            self.searcher.observe(event)
 
     def situation(self, view: PlayerView) -> Situation:
         # Tempo weights except on the PLAIN_EDITIONS maps; there only if tempo_vs_racers and an
@@ -160,7 +183,11 @@ class PlannerBot(ScriptedBot):
 
     def keep(self, s: Situation, legal: Sequence[Action]) -> Action:
         self.seen_tickets.update(s.view.offered)
-        return super().keep(s, legal)
+        advice = super().keep(s, legal)
+        if self.searcher is None:
+            return advice
+        self.searcher.iterations = max(1, round(self.keep_search * (2 / s.view.players) ** 2))
+        return self.searcher.choose_keep(s.view, legal, advice)
 
     # ------------------------------------------------------------------ priorities
     def risk(self, s: Situation, r: int) -> float:

@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from ..bots import make_bot
-from ..bots.base import Bot
 from ..bots.ismcts import outcome_value
 from ..engine import Game
 from .value import ValueNet, game_features
@@ -71,7 +70,7 @@ def play_recorded(cfg: TrainConfig, bots: list[str], seed: int, rng: random.Rand
     """One game; the recorded observations (float16) and their targets, plus a summary."""
     game = Game(cfg.edition, cfg.players, seed)
     players = [make_bot(b, seed=seed * 10 + i) for i, b in enumerate(bots)]
-    listens = [type(b).observe is not Bot.observe for b in players]
+    listens = [b.wants_events for b in players]
     obs: list[np.ndarray] = []
     seats: list[int] = []
     while not game.is_over:

@@ -82,7 +82,7 @@ class SeatPlayer:
             self._view: SeatView | None = None
             self._view_game: Game | None = None
             self.inv_high = flat_scale(layout) if flat else None
-        self.wants_events = self.bot is not None and type(self.bot).observe is not Bot.observe
+        self.wants_events = self.bot is not None and self.bot.wants_events
 
     def act(self, game: Game) -> Action:
         p = self.seat

@@ -135,7 +135,7 @@ def _think(kept: OrderedDict[tuple[str, int], _Kept], factory: Callable[[str, in
     elif k is None or k.seen != p["since"] or k.level != level:
         return "resend"  # this worker lost the bot (restarted, evicted): the server sends every event
     bot = k.bot
-    if type(bot).observe is not Bot.observe:
+    if bot.wants_events:
         for e in p["events"]:
             bot.observe(e)
     k.seen += len(p["events"])

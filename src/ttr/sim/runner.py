@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import make_bot
 from ..engine import EndReason, Game
 
 
@@ -27,7 +27,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     """Play one game; returns its record with the result and per-seat bot names."""
     game = Game(spec.edition, spec.players, spec.seed, dict(spec.options) or None)
     bots = [make_bot(name, seed=spec.seed * 100 + seat) for seat, name in enumerate(spec.bots)]
-    wants_events = [type(b).observe is not Bot.observe for b in bots]
+    wants_events = [b.wants_events for b in bots]
     decisions = 0
     passes = 0
     times: list[list[float]] = [[] for _ in bots]
