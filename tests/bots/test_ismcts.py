@@ -130,3 +130,25 @@ def test_planner_keep_search_checks_its_ticket_choice() -> None:
     bot4 = PlannerBot(seed=1, keep_search=200)
     bot4.act(game4.view(game4.current), game4.legal_actions())
     assert bot4.searcher.last_stats["iterations"] == 50
+
+
+def test_planner_end_search_searches_only_its_last_turns() -> None:
+    from ttr.bots.styles import RacerBot
+
+    game = Game("usa", 2, 5)
+    bot = PlannerBot(seed=3, end_search=20, end_turns=4)
+    racer = RacerBot(seed=4)
+    searched: list[float] = []
+    while not game.is_over:
+        p = game.current
+        view, legal = game.view(p), game.legal_actions()
+        if p == 0:
+            bot.searcher.last_stats = {}
+            action = bot.act(view, legal)
+            if bot.searcher.last_stats:
+                assert 0 < bot.searcher.last_stats["iterations"] <= 30  # successive halving: about the budget
+                searched.append(bot.situation(view).turns_left)
+        else:
+            action = racer.act(view, legal)
+        game.step(action)
+    assert searched and max(searched) <= 4

@@ -162,6 +162,10 @@ class ISMCTSBot(Bot):
             return self.choose_keep(view, legal, advice)
         if view.phase != Phase.TURN:
             return advice
+        return self.choose_turn(view, legal, advice)
+
+    def choose_turn(self, view: PlayerView, legal: Sequence[Action], advice: Action) -> Action:
+        """A whole turn: the advice unless the search finds a better root move."""
         self.own_plan = {view.me: list(self.advisor.situation(view).plan.routes)}  # type: ignore[dict-item]
         candidates = self.candidates(view, legal, advice)
         if len(candidates) == 1:

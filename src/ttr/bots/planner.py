@@ -73,6 +73,8 @@ class PlannerBot(ScriptedBot):
         contest_all: bool = False,
         contest_second: float = 0.5,
         keep_search: int = 0,
+        end_search: int = 0,
+        end_turns: float = 4.0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -80,11 +82,13 @@ class PlannerBot(ScriptedBot):
         # (scaled by (2 / players)^2, so the mean time a decision stays about the same), the search
         # advised by this planner's own choice; the `hard` level (docs/tournaments.md).
         self.keep_search = int(keep_search)
+        self.end_search = int(end_search)
+        self.end_turns = end_turns
         self.searcher: Any = None
-        if self.keep_search > 0:
+        if self.keep_search > 0 or self.end_search > 0:
             from .ismcts import ISMCTSBot  # the search is advised by a planner: imported here, not at the top
 
-            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search, keep_factor=1.0, **KEEP_SEARCH)
+            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search or 1, keep_factor=1.0, **KEEP_SEARCH)
         # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
         # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
         # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
@@ -184,7 +188,7 @@ class PlannerBot(ScriptedBot):
     def keep(self, s: Situation, legal: Sequence[Action]) -> Action:
         self.seen_tickets.update(s.view.offered)
         advice = super().keep(s, legal)
-        if self.searcher is None:
+        if not self.keep_search:
             return advice
         self.searcher.iterations = max(1, round(self.keep_search * (2 / s.view.players) ** 2))
         return self.searcher.choose_keep(s.view, legal, advice)
@@ -342,6 +346,13 @@ class PlannerBot(ScriptedBot):
         return best
 
     def turn(self, s: Situation, legal: Sequence[Action]) -> Action:
+        advice = self.planned_turn(s, legal)
+        if self.end_search and s.turns_left <= self.end_turns:
+            self.searcher.iterations = self.end_search
+            return self.searcher.choose_turn(s.view, legal, advice)
+        return advice
+
+    def planned_turn(self, s: Situation, legal: Sequence[Action]) -> Action:
         view = s.view
         ed = view.edition
         if s.last_turn:
