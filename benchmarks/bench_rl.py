@@ -31,11 +31,10 @@ import gymnasium as gym
 import numpy as np
 
 import ttr.rl
+from ttr.editions import get_edition
 from ttr.engine import Game
 from ttr.engine.phases import Phase
 from ttr.rl import TicketToRideEnv, ticket_to_ride_v0
-
-PLAYERS = {"usa": (2, 4), "europe": (2, 4), "nordic": (2, 3), "marklin": (2, 4)}
 
 
 def engine_game(edition: str, players: int, seed: int, rng: random.Random) -> int:
@@ -206,7 +205,7 @@ def main() -> None:
     head = ["edition", "players", "engine/s", "AEC raw/s", "AEC/engine", "flat/s", "env()/s", "gym/s", "games"]
     print(" ".join(f"{h:>10}" for h in head))
     for edition in args.editions.split(","):
-        for players in PLAYERS[edition]:
+        for players in sorted({2, get_edition(edition).rules.players[1]}):  # 2 and the most
             r, games = interleaved_row(edition, players, args.seconds)
             row = [r["engine"], r["raw"], r["raw"] / r["engine"], r["flat"], r["env"], r["gym"]]
             cells = [f"{x:.0%}" if i == 2 else f"{x:,.0f}" for i, x in enumerate(row)]
