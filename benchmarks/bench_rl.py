@@ -6,8 +6,9 @@
 
 Each AEC step is what a training loop does: ``env.last()`` (observation vector + action mask of
 the agent to move), a uniform choice among the indices whose mask is 1, ``env.step(index)``.
-Rows: the raw PettingZoo env, the same behind PettingZoo's order-enforcing wrapper (``env()``),
-and the Gymnasium env (learner steps/s, random bots playing the other seats in between).
+One row per edition with 2 players and with its most. Columns: the raw PettingZoo env, the same
+behind PettingZoo's order-enforcing wrapper (``env()``), and the Gymnasium env (learner steps/s,
+random bots playing the other seats in between).
 "engine" is the engine's own uniform random play (``ttr bench``'s loop: ``legal_actions()`` and
 ``step()``, no views, observations or masks); "AEC/engine" is the raw AEC rate as a share of it
 (the issue's target: >= 50 %). "flat" is the raw AEC env with ``observation="flat"`` (the mask in
