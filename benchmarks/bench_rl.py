@@ -6,8 +6,9 @@
 
 Each AEC step is what a training loop does: ``env.last()`` (observation vector + action mask of
 the agent to move), a uniform choice among the indices whose mask is 1, ``env.step(index)``.
-Rows: the raw PettingZoo env, the same behind PettingZoo's order-enforcing wrapper (``env()``),
-and the Gymnasium env (learner steps/s, random bots playing the other seats in between).
+One row per edition with 2 players and with its most. Columns: the raw PettingZoo env, the same
+behind PettingZoo's order-enforcing wrapper (``env()``), and the Gymnasium env (learner steps/s,
+random bots playing the other seats in between).
 "engine" is the engine's own uniform random play (``ttr bench``'s loop: ``legal_actions()`` and
 ``step()``, no views, observations or masks); "AEC/engine" is the raw AEC rate as a share of it
 (the issue's target: >= 50 %). "flat" is the raw AEC env with ``observation="flat"`` (the mask in
@@ -31,11 +32,10 @@ import gymnasium as gym
 import numpy as np
 
 import ttr.rl
+from ttr.editions import get_edition
 from ttr.engine import Game
 from ttr.engine.phases import Phase
 from ttr.rl import TicketToRideEnv, ticket_to_ride_v0
-
-PLAYERS = {"usa": (2, 4), "europe": (2, 4), "nordic": (2, 3), "marklin": (2, 4)}
 
 
 def engine_game(edition: str, players: int, seed: int, rng: random.Random) -> int:
@@ -206,7 +206,7 @@ def main() -> None:
     head = ["edition", "players", "engine/s", "AEC raw/s", "AEC/engine", "flat/s", "env()/s", "gym/s", "games"]
     print(" ".join(f"{h:>10}" for h in head))
     for edition in args.editions.split(","):
-        for players in PLAYERS[edition]:
+        for players in sorted({2, get_edition(edition).rules.players[1]}):  # 2 and the most
             r, games = interleaved_row(edition, players, args.seconds)
             row = [r["engine"], r["raw"], r["raw"] / r["engine"], r["flat"], r["env"], r["gym"]]
             cells = [f"{x:.0%}" if i == 2 else f"{x:,.0f}" for i, x in enumerate(row)]

@@ -17,7 +17,7 @@ from ttr.rl.actions import codec_for
 from ttr.rl.common import layout_for
 from ttr.rl.seatview import FIELDS, SeatView
 
-PLAYERS = {"usa": (2, 5), "europe": (3,), "nordic": (2, 3), "marklin": (4,)}
+PLAYERS = {"usa": (2, 5), "europe": (2, 3, 5), "nordic": (2, 3), "marklin": (2, 4, 5)}  # 2, the most, and others
 CASES = [(e, n) for e in BUILTIN for n in PLAYERS[e]]
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -187,6 +188,12 @@ class ActionCodec:
         self._special = {x.id for x in ed.routes if self.route_codes[x.index].kind != PLAIN}
         self._cache: dict[Action, int] = {}
         self._mirror_cache: dict[tuple[int, tuple[int, ...]], dict[Cards, int]] = {}
+        # per route, a number shared by the routes whose payments _mirror numbers alike (the same walk, the same codes)
+        shapes: dict[tuple[object, ...], int] = {}
+        self._shape = [
+            shapes.setdefault((rc.kind, rc.colours, x.length, x.ferry, x.substitute, pay.wild_allowed(x, r)), len(shapes))
+            for x, rc in zip(ed.routes, self.route_codes, strict=True)
+        ]
         self._labels: list[str] | None = None
         self.unencoded = 0  # legal actions seen that had no index (stays 0 with the current engine)
 
@@ -204,9 +211,10 @@ class ActionCodec:
     def _table(self, legal: Sequence[Action], indices: list[int | None], view: PlayerView | SeatView) -> dict[int, Action]:
         """The table from the cached `indices` of `legal` (None: not cached), the others indexed here."""
         table: dict[int, Action] = {}
+        pos = _Position(view, self.edition)
         for a, i in zip(legal, indices, strict=True):
             if i is None:
-                i = self._index(a, view)
+                i = self._index(a, pos)
             if i < 0 or i in table:  # no index, or one already taken: leave it out, the mask stays exact
                 self.unencoded += 1
                 continue
@@ -232,13 +240,13 @@ class ActionCodec:
             mask[i] = 1
         return np.frombuffer(mask, dtype=np.int8), list(table), list(table.values())
 
-    def _index(self, a: Action, view: PlayerView | SeatView) -> int:
+    def _index(self, a: Action, pos: _Position) -> int:
         """Index of `a` (caching it when its index does not depend on the position); -1 if none."""
         kind = a.type
         blocks = self.blocks
+        view = pos.view
         if kind == KEEP_TICKETS:
-            ids = self.edition.tickets
-            where = {ids[t].id: j for j, t in enumerate(view.offered)}
+            where = pos.offered_positions
             bits = 0
             for tid in a.tickets or ():
                 bits |= 1 << where[tid]
@@ -259,7 +267,7 @@ class ActionCodec:
             return blocks["move_passenger"].start + slot * (self.max_foreign + 1) + foreign
         if kind == CLAIM and a.route in self._special:
             rc = self._route_by_id[a.route]  # type: ignore[index]
-            code = self._mirror(rc, view.hand).get(a.cards)  # type: ignore[arg-type]
+            code = self._mirror(rc, pos.hand).get(a.cards)  # type: ignore[arg-type]
             return -1 if code is None else rc.start + code
         i = self._context_free_index(a)
         if i >= 0:
@@ -314,14 +322,15 @@ class ActionCodec:
             return rc.start + rc.colours.index(c) * (rc.hi - rc.lo + 1) + wild - rc.lo
         return -1
 
-    def _mirror(self, rc: RouteCodes, hand: list[int]) -> dict[Cards, int]:
+    def _mirror(self, rc: RouteCodes, hand: tuple[int, ...]) -> dict[Cards, int]:
         """Canonical payments of a substitution route with their codes (first code wins, like the engine's dedupe).
 
         Walks the same choices as ``payments.route_payments`` for these routes (colour, locomotives
         replaced or sets of any cards, wilds) and fills the "any" cards by the documented canonical
         rule (the engine's own ``_fill_any``); the tests check payment for payment that the engine offers the same set.
+        Routes of the same shape (``_shape``: what this walk reads of a route) share one cached answer per hand.
         """
-        key = (rc.route, tuple(hand))
+        key = (self._shape[rc.route], hand)
         got = self._mirror_cache.get(key)
         if got is not None:
             return got
@@ -451,6 +460,25 @@ class ActionCodec:
             f"{COLOURS[rc.colours[ci]]} cards with {w} locomotive(s) among them, and {k} of the {route.ferry} ferry "
             f"locomotive(s) replaced by {self.edition.rules.ferry_substitute_cards} other cards each"
         )
+
+
+class _Position:
+    """The view an index table is built for, and what the position-dependent indices read of it,
+    each computed at most once per table."""
+
+    def __init__(self, view: PlayerView | SeatView, edition: Edition) -> None:
+        self.view = view
+        self.edition = edition
+
+    @cached_property
+    def offered_positions(self) -> dict[str, int]:
+        """Ticket id -> its position in my current offer."""
+        ids = self.edition.tickets
+        return {ids[t].id: j for j, t in enumerate(self.view.offered)}
+
+    @cached_property
+    def hand(self) -> tuple[int, ...]:
+        return tuple(self.view.hand)
 
 
 def _single_colour(cards: Cards) -> int:
