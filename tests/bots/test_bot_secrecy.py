@@ -23,6 +23,7 @@ BOTS = [
     "blocker",
     "hoarder",
     "planner",
+    "planner:keep_search=6:end_search=6:end_turns=40",  # `hard`'s searches, cheaply and on every turn
     "ismcts:iterations=6:depth=2",
     "learned",
     "ismcts:iterations=6:depth=2:leaf_steps=4",
