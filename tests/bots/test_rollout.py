@@ -92,3 +92,60 @@ def test_tempo_playouts_plan_fewer_longer_routes() -> None:
         differ += plain != tempo
     assert differ >= 5
     assert tempo_claims < plain_claims
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_payment_is_the_engines_cheapest(edition: str) -> None:
+    """The playouts' payment (computed directly for routes without "any cards") is the one the engine's
+    canonical payments give with the fewest wild cards, first in the engine's order, on every route."""
+    import random
+
+    from ttr.cards import LOCOMOTIVE, NCARDS, PLUS4
+    from ttr.engine import payments
+
+    game = Game(edition, 3, 5)
+    policy = RolloutPolicy(game)
+    rng = random.Random(edition)
+    routes = game.edition.routes
+    checked = paid = 0
+    for _ in range(300):
+        hand = [rng.choice((0, 0, 1, 2, 3, 5, 7)) for _ in range(NCARDS)]
+        game.hands[0] = hand
+        for r, route in enumerate(routes):
+            options = payments.route_payments(route, hand, game.rules)
+            expected = min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards))) if options else None
+            got = policy.payment(game, 0, r)
+            assert got == expected, (route.id, hand)
+            checked += 1
+            paid += got is not None
+    assert paid > checked // 10  # the hands pay for many routes, not only for none
+
+
+def test_a_shared_memo_changes_no_playout() -> None:
+    """Playouts sharing one memo (as the iterations of a search do) end exactly as with a fresh memo each,
+    although the memo was filled by playouts of other worlds of the same position."""
+    import random
+
+    start = Game("usa", 3, 21)
+    warmup = RolloutPolicy(start, tempo=True)
+    for _ in range(30):
+        start.step(warmup.act(start))
+
+    class CountingMemo(dict):
+        hits = 0
+
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            found = super().get(key, default)
+            CountingMemo.hits += found is not None
+            return found
+
+    memo = CountingMemo()
+    for k in range(6):
+        world = start.clone()
+        random.Random(k).shuffle(world.deck)
+        world.rng.seed(k)
+        alone = world.clone()
+        play_out(world, RolloutPolicy(world, tempo=True, memo=memo))
+        play_out(alone, RolloutPolicy(alone, tempo=True))
+        assert world == alone
+    assert memo and CountingMemo.hits >= 5 * len(start.tickets)  # later playouts reused the first one's plans

@@ -140,6 +140,8 @@ class ISMCTSBot(Bot):
         self.playout_tempo = False  # set per move: tempo_playouts and not a PLAIN_EDITIONS map
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
+        # the playouts' plans and ticket choices, shared by the iterations of one search (RolloutPolicy)
+        self.playout_memo: dict[Hashable, Any] = {}
 
     def reset(self) -> None:
         self.memory.reset()
@@ -241,6 +243,7 @@ class ISMCTSBot(Bot):
         """
         me = view.me
         assert me is not None
+        self.playout_memo = {}
         root = Node()
         for a in candidates:
             root.children[a] = Node(1.0 if a == advice else 0.0)
@@ -285,7 +288,7 @@ class ISMCTSBot(Bot):
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo)
+        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo, self.playout_memo)
         node = root.children[first]
         path: list[Node] = [node]
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
@@ -327,11 +330,10 @@ class ISMCTSBot(Bot):
             cards = policy.payment(game, p, r)
             if cards is not None:
                 out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
-        for r in policy.info.by_length[:20]:
-            cards = policy.payment(game, p, r)
-            if cards is not None:
-                out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
-                break
+        longest = policy.longest_payable(game, p, 0, among=20)
+        if longest is not None:
+            r, cards = longest
+            out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
         if game.deck or game.discard:
             out.setdefault((DRAW_BLIND,), A_DRAW_BLIND)
         for i, c in enumerate(game.market):

@@ -13,9 +13,11 @@ the planner at 2-player USA these keep and draw rules took the policy from 26% t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
-from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
+from ..cards import COLOURS, LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
+from ..editions import Edition, per_edition
 from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
@@ -30,17 +32,63 @@ TICKET_MIN_ALL = 20  # ... and while every player has at least this many
 KEEP_TRAIN_COST = 0.5  # points a kept network must earn per train it needs
 KEEP_BUDGET = 0.6  # share of one's trains a kept network may need before each extra train costs 3 points
 A_DRAW_TICKETS = Action(DRAW_TICKETS)
+NCOLOURS = len(COLOURS)
+
+
+PaymentRule = tuple[bool, int, int, int, bool, bool]
+
+
+class PaymentTable:
+    """Per edition, what ``RolloutPolicy.payment`` needs of each route, and where each length starts
+    in ``MapInfo.by_length`` (to skip the routes no hand of a given size pays for)."""
+
+    def __init__(self, edition: Edition) -> None:
+        rules = edition.rules
+        # per route: (paid without "any cards", length, colour, locomotives required, locomotives wild,
+        # +4 locomotives wild)
+        self.rules: list[PaymentRule] = []
+        for route in edition.routes:
+            loco_ok, plus4_ok = pay.wild_allowed(route, rules)
+            direct = not route.substitute and not (route.ferry and rules.ferry_substitute_cards)
+            self.rules.append((direct, route.length, route.colour, route.ferry, loco_ok, plus4_ok))
+        self.all_direct = all(rule[0] for rule in self.rules)
+        by_length = map_info(edition).by_length
+        longest = max((route.length for route in edition.routes), default=0)
+        # first_at_most[n]: index in by_length of the first route of length n or less
+        self.first_at_most = [
+            next((i for i, r in enumerate(by_length) if edition.routes[r].length <= n), len(by_length))
+            for n in range(longest + 1)
+        ]
+
+
+@per_edition
+def payment_table(edition: Edition) -> PaymentTable:
+    return PaymentTable(edition)
 
 
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
-    def __init__(self, game: Game, plans: dict[int, list[int]] | None = None, tempo: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        plans: dict[int, list[int]] | None = None,
+        tempo: bool = False,
+        memo: dict[Hashable, Any] | None = None,
+    ) -> None:
         """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
         one of them is lost or the player's tickets change. With `tempo` every player plans with the
-        planner's tempo weights (``situation.turn_weights``: fewer, longer routes), as `hard` does."""
+        planner's tempo weights (``situation.turn_weights``: fewer, longer routes), as `hard` does.
+
+        `memo`, shared by the policies of one search, keeps each plan and ticket choice by everything
+        it depends on (the routes' owners, the player, its trains and tickets, the offer), so that
+        playouts of the same root position do not plan the same network again. The policy must keep
+        one `tempo` for the memo's life."""
         self.info: MapInfo = map_info(game.edition)
+        self.pays = payment_table(game.edition)
+        self.pay_rules = self.pays.rules
         self.tempo = tempo
+        self.memo: dict[Hashable, Any] = {} if memo is None else memo
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
         for p, routes in (plans or {}).items():
@@ -51,42 +99,99 @@ class RolloutPolicy:
         """Routes p still wants, longest first (cached while p's tickets stay and no target is lost)."""
         targets = self.targets[p]
         owner = g.route_owner
-        if (
-            targets is not None
-            and self.ticket_count[p] == len(g.tickets[p])
-            and all(owner[r] < 0 or owner[r] == p for r in targets)
-        ):
-            return [r for r in targets if owner[r] < 0]
+        if targets is not None and self.ticket_count[p] == len(g.tickets[p]):
+            still_open: list[int] = []
+            for r in targets:
+                o = owner[r]
+                if o < 0:
+                    still_open.append(r)
+                elif o != p:
+                    break  # a target was lost: plan again
+            else:
+                return still_open
         self.ticket_count[p] = len(g.tickets[p])
-        ed = g.edition
-        labels = g.connectivity(p)
-        undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
-        routes: list[int] = []
-        if undone:
-            weights = route_weights(self.info, owner, g.n, p, g.trains[p])
-            if self.tempo:
-                weights = turn_weights(self.info, weights, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
-            routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
-        routes.sort(key=lambda r: -self.info.length[r])
+        key = ("plan", p, tuple(owner), g.trains[p], tuple(g.tickets[p]))
+        planned: tuple[int, ...] | None = self.memo.get(key)
+        if planned is None:
+            ed = g.edition
+            labels = g.connectivity(p)
+            undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
+            routes: list[int] = []
+            if undone:
+                weights = route_weights(self.info, owner, g.n, p, g.trains[p])
+                if self.tempo:
+                    weights = turn_weights(self.info, weights, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
+                routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
+            routes.sort(key=lambda r: -self.info.length[r])
+            planned = self.memo[key] = tuple(routes)
+        routes = list(planned)
         self.targets[p] = routes
         return routes
 
     def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
-        """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now."""
-        route = g.edition.routes[r]
-        if g.route_owner[r] >= 0 or g.trains[p] < route.length or (route.group >= 0 and g.lane_closed(route, p)):
+        """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now.
+
+        The payment ``min(route_payments(...), key=(wild cards, cards))`` would choose: for a route
+        without "any cards" (no substitution sets, no ferry paid with them) it is computed directly
+        (``payment_rule``); others ask the engine for the canonical payments."""
+        if g.route_owner[r] >= 0:
+            return None
+        direct, length, colour, ferry, loco_ok, plus4_ok = self.pay_rules[r]
+        if g.trains[p] < length:
             return None
         hand = g.hands[p]
-        info = self.info
-        c = info.colour[r]
-        if not route.substitute and not route.ferry and not route.tunnel:  # quick reject before listing payments
-            have = max(hand[:8]) if c < 0 else hand[c]
-            if have + hand[LOCOMOTIVE] + hand[PLUS4] < route.length:
+        if direct:
+            nplus = hand[PLUS4] if plus4_ok else 0
+            wild = nplus + (hand[LOCOMOTIVE] if loco_ok else 0)
+            if colour >= 0:
+                c = colour
+                w = max(ferry, length - hand[c])
+            else:  # the first colour needing the fewest wild cards, as the engine lists colours in order
+                c = 0
+                w = max(ferry, length - hand[0])
+                for k in range(1, NCOLOURS):
+                    wk = max(ferry, length - hand[k])
+                    if wk < w:
+                        c, w = k, wk
+            if w > wild:
                 return None
-        options = pay.route_payments(route, hand, g.rules)
-        if not options:
+        route = g.edition.routes[r]
+        if route.group >= 0 and g.lane_closed(route, p):
             return None
-        return min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards)))
+        if not direct:
+            options = pay.route_payments(route, hand, g.rules)
+            if not options:
+                return None
+            return min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards)))
+        cards = [0] * NCARDS
+        cards[c] = length - w
+        p4 = min(w, nplus)
+        cards[PLUS4] = p4
+        cards[LOCOMOTIVE] = w - p4
+        return tuple(cards)
+
+    def longest_payable(self, g: Game, p: int, min_length: int, among: int | None = None) -> tuple[int, tuple[int, ...]] | None:
+        """The first route of ``MapInfo.by_length`` (the first `among` of it, if given) of `min_length`
+        or more that p can claim now, with its payment (None if none). Routes longer than p's trains
+        or than the hand's most cards of one colour plus its wild cards are skipped unasked when every
+        route is paid without "any cards" (``payment`` would refuse them)."""
+        by_length = self.info.by_length
+        length = self.info.length
+        stop = len(by_length) if among is None else min(among, len(by_length))
+        start = 0
+        if self.pays.all_direct:
+            hand = g.hands[p]
+            most = min(g.trains[p], max(hand[:NCOLOURS]) + hand[LOCOMOTIVE] + hand[PLUS4])
+            first = self.pays.first_at_most
+            start = first[min(most, len(first) - 1)]
+        for i in range(start, stop):
+            r = by_length[i]
+            if length[r] < min_length:
+                return None
+            cards = self.payment(g, p, r)
+            if cards is not None:
+                return r, cards
+        return None
 
     def act(self, g: Game) -> Action:
         phase = g.phase
@@ -104,6 +209,13 @@ class RolloutPolicy:
 
     def _keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
         """The tickets whose network, joined to the tickets still open, pays best (see module docstring)."""
+        key = ("keep", p, tuple(g.route_owner), g.trains[p], tuple(g.tickets[p]), tuple(legal))
+        choice: Action | None = self.memo.get(key)
+        if choice is None:
+            choice = self.memo[key] = self._best_keep(g, p, legal)
+        return choice
+
+    def _best_keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
         ed = g.edition
         weights = route_weights(self.info, g.route_owner, g.n, p, g.trains[p])
         labels = g.connectivity(p)
@@ -139,16 +251,9 @@ class RolloutPolicy:
             else:
                 return A_DRAW_TICKETS
         if not targets or g.trains[p] <= 5 or g.final_turns >= 0:
-            best = None
-            for r in self.info.by_length:
-                if self.info.length[r] < (3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1):
-                    break
-                cards = self.payment(g, p, r)
-                if cards is not None:
-                    best = Action(CLAIM, route=ids[r].id, cards=cards)
-                    break
-            if best is not None:
-                return best
+            found = self.longest_payable(g, p, 3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1)
+            if found is not None:
+                return Action(CLAIM, route=ids[found[0]].id, cards=found[1])
         draw = self._draw(g, p, second=False)
         if draw is not None:
             return draw
@@ -173,22 +278,18 @@ class RolloutPolicy:
 
     def _draw(self, g: Game, p: int, second: bool) -> Action | None:
         """A face-up card of a colour the plan lacks, else a blind card."""
-        targets = self.targets[p] or []
-        hand = g.hands[p]
-        info = self.info
-        want = [0] * NCARDS
-        for r in targets[:4]:
-            c = info.colour[r]
-            if c >= 0 and hand[c] < info.length[r]:
-                want[c] += 1
+        targets = self.targets[p]
         market = g.market
-        best_slot = -1
-        for i, c in enumerate(market):
-            if c != NO_CARD and c < 8 and want[c]:
-                best_slot = i
-                break
-        if best_slot >= 0:
-            return A_DRAW_FACEUP[best_slot]
+        if targets:
+            hand = g.hands[p]
+            colour = self.info.colour
+            length = self.info.length
+            # the colours of the first 4 targets the hand lacks (route colours are 0-7: never NO_CARD or a wild card)
+            want = {colour[r] for r in targets[:4] if colour[r] >= 0 and hand[colour[r]] < length[r]}
+            if want:
+                for i, c in enumerate(market):
+                    if c in want:
+                        return A_DRAW_FACEUP[i]
         if g.deck or g.discard:
             return A_DRAW_BLIND
         for i, c in enumerate(market):
