@@ -149,3 +149,49 @@ def test_a_shared_memo_changes_no_playout() -> None:
         play_out(alone, RolloutPolicy(alone, tempo=True))
         assert world == alone
     assert memo and CountingMemo.hits >= 5 * len(start.tickets)  # later playouts reused the first one's plans
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_playout_weights_are_the_planners(edition: str) -> None:
+    """The playouts' planning weights (from a per-edition table) equal ``route_weights``, then
+    ``turn_weights`` with the tempo weights, number for number, with twin lanes taken and not."""
+    import random
+
+    from ttr.bots.board import route_weights
+    from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
+    from ttr.bots.situation import turn_weights
+
+    rng = random.Random(edition)
+    ed = get_edition(edition)
+    for players in range(ed.rules.players[0], ed.rules.players[1] + 1):
+        game = Game(edition, players, 1)
+        plain, tempo = RolloutPolicy(game), RolloutPolicy(game, tempo=True)
+        info = plain.info
+        for _ in range(40):
+            owner = [rng.choice([-1, -1, -1, *range(players)]) for _ in range(info.nroutes)]
+            p = rng.randrange(players)
+            trains = rng.randrange(1, 46)
+            expected = route_weights(info, owner, players, p, trains)
+            assert plain.weights(owner, players, p, trains) == expected
+            expected = turn_weights(info, expected, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
+            assert tempo.weights(owner, players, p, trains) == expected
+
+
+@pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("usa", 4), ("europe", 3), ("nordic", 2), ("marklin", 3)])
+def test_final_totals_are_the_engines(edition: str, players: int) -> None:
+    """The playouts' final totals equal ``Game.result()``'s, and the search's reward is the one the engine's
+    result gives, over finished playouts (ties included) and a game with a station."""
+    from ttr.bots.ismcts import ISMCTSBot, outcome_value
+    from ttr.bots.rollout import final_totals
+
+    for seed in range(12):
+        game = Game(edition, players, seed)
+        play_out(game, RolloutPolicy(game, tempo=seed % 2 == 1))
+        result = game.result()
+        totals = [x["total"] for x in result["players"]]
+        assert final_totals(game) == totals
+        for me in range(players):
+            assert ISMCTSBot.reward(game, me) == outcome_value(totals, result["winners"], me)
+    if edition == "europe":
+        game.station_owner[0] = 0
+        assert final_totals(game) is None

@@ -22,8 +22,8 @@ from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.phases import Phase
-from ..engine.scoring import ticket_done
-from .board import MapInfo, map_info, plan_network, route_weights
+from ..engine.scoring import longest_trail, ticket_done
+from .board import INF, ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
 from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 from .situation import turn_weights
 
@@ -66,6 +66,16 @@ def payment_table(edition: Edition) -> PaymentTable:
     return PaymentTable(edition)
 
 
+@per_edition
+def open_weights(edition: Edition) -> tuple[list[float], list[float]]:
+    """Per route, its planning weight while open and within reach: plain (``route_weights``) and with
+    the tempo weights (``turn_weights`` of the plain one), computed once per edition."""
+    info = map_info(edition)
+    plain = [length + ROUTE_OVERHEAD for length in info.length]
+    tempo = turn_weights(info, plain, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
+    return plain, tempo
+
+
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
@@ -88,6 +98,7 @@ class RolloutPolicy:
         self.pays = payment_table(game.edition)
         self.pay_rules = self.pays.rules
         self.tempo = tempo
+        self.open_weight = open_weights(game.edition)[1 if tempo else 0]
         self.memo: dict[Hashable, Any] = {} if memo is None else memo
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
@@ -118,15 +129,33 @@ class RolloutPolicy:
             undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
             routes: list[int] = []
             if undone:
-                weights = route_weights(self.info, owner, g.n, p, g.trains[p])
-                if self.tempo:
-                    weights = turn_weights(self.info, weights, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
-                routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
+                routes = plan_network(self.info, self.weights(owner, g.n, p, g.trains[p]), undone, g.trains[p], tries=1).routes
             routes.sort(key=lambda r: -self.info.length[r])
             planned = self.memo[key] = tuple(routes)
         routes = list(planned)
         self.targets[p] = routes
         return routes
+
+    def weights(self, owner: Sequence[int], players: int, p: int, trains: int) -> list[float]:
+        """p's planning weights: ``route_weights``, then ``turn_weights`` with the tempo weights if the
+        policy plans with them (the same numbers, from the per-edition table ``open_weights``)."""
+        info = self.info
+        length = info.length
+        weight = self.open_weight
+        out = [INF] * info.nroutes
+        for r, o in enumerate(owner):
+            if o == p:
+                out[r] = 0.0
+            elif o < 0 and length[r] <= trains:
+                out[r] = weight[r]
+        all_lanes = players >= info.all_lanes_min_players
+        for members in info.group_routes:  # twin lanes closed to p (usable_for)
+            owners = [owner[r] for r in members]
+            if p in owners or (not all_lanes and any(o >= 0 for o in owners)):
+                for r in members:
+                    if owner[r] != p:
+                        out[r] = INF
+        return out
 
     def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
         """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now.
@@ -307,3 +336,42 @@ def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
     while not g.is_over and steps < max_steps:
         g.step(policy.act(g))
         steps += 1
+
+
+def final_totals(g: Game) -> list[int] | None:
+    """Each player's total as ``Game.result()`` scores it, computed without its breakdown (the search
+    scores every playout), or None when a station was built (the engine then chooses the routes the
+    stations borrow). Route points, merchandise, tickets over the player's own network, the longest
+    path and most-tickets bonuses and unused stations, as in ``engine.ending.score``."""
+    if any(o >= 0 for o in g.station_owner):
+        return None
+    ed = g.edition
+    rules = g.rules
+    points = map_info(ed).points
+    own: list[list[int]] = [[] for _ in range(g.n)]
+    totals = [0] * g.n
+    for r, o in enumerate(g.route_owner):
+        if o >= 0:
+            own[o].append(r)
+            totals[o] += points[r]
+    completed = [0] * g.n
+    for p in range(g.n):
+        labels = g.connectivity(p)
+        for t in g.tickets[p]:
+            ticket = ed.tickets[t]
+            if ticket_done(labels, ticket):
+                totals[p] += ticket.points
+                completed[p] += 1
+            else:
+                totals[p] -= ticket.points
+        totals[p] += sum(g.tokens[p]) + g.stations_left[p] * rules.unused_station_points
+    for bonus, values in (
+        (rules.longest_path_bonus, [longest_trail(ed, own[p])[0] for p in range(g.n)] if rules.longest_path_bonus else []),
+        (rules.most_tickets_bonus, completed),
+    ):
+        if bonus:
+            top = max(values)
+            for p in range(g.n):
+                if top > 0 and values[p] == top:
+                    totals[p] += bonus
+    return totals
