@@ -313,11 +313,14 @@ class RolloutPolicy:
             hand = g.hands[p]
             colour = self.info.colour
             length = self.info.length
-            # the colours of the first 4 targets the hand lacks (route colours are 0-7: never NO_CARD or a wild card)
-            want = {colour[r] for r in targets[:4] if colour[r] >= 0 and hand[colour[r]] < length[r]}
+            want = 0  # bit c: the hand lacks cards of colour c (0-7) for one of the first 4 targets
+            for r in targets[:4]:
+                c = colour[r]
+                if c >= 0 and hand[c] < length[r]:
+                    want |= 1 << c
             if want:
                 for i, c in enumerate(market):
-                    if c in want:
+                    if c >= 0 and want >> c & 1:
                         return A_DRAW_FACEUP[i]
         if g.deck or g.discard:
             return A_DRAW_BLIND
@@ -366,7 +369,7 @@ def final_totals(g: Game) -> list[int] | None:
                 totals[p] -= ticket.points
         totals[p] += sum(g.tokens[p]) + g.stations_left[p] * rules.unused_station_points
     for bonus, values in (
-        (rules.longest_path_bonus, [longest_trail(ed, own[p])[0] for p in range(g.n)] if rules.longest_path_bonus else []),
+        (rules.longest_path_bonus, longest_paths(g, own) if rules.longest_path_bonus else []),
         (rules.most_tickets_bonus, completed),
     ):
         if bonus:
@@ -375,3 +378,20 @@ def final_totals(g: Game) -> list[int] | None:
                 if top > 0 and values[p] == top:
                     totals[p] += bonus
     return totals
+
+
+def longest_paths(g: Game, own: list[list[int]]) -> list[int]:
+    """What the longest-path bonus needs: each player's longest path (``engine.scoring.longest_trail``),
+    except for players whose routes hold fewer trains than a longest path already found (their path
+    cannot be as long: they get their trains laid, also less than that path). Players are taken by
+    trains laid, most first."""
+    length = map_info(g.edition).length
+    laid = [sum(length[r] for r in routes) for routes in own]
+    out = list(laid)
+    top = 0
+    for p in sorted(range(g.n), key=lambda q: -laid[q]):
+        if laid[p] < top:
+            break
+        out[p] = longest_trail(g.edition, own[p])[0]
+        top = max(top, out[p])
+    return out
