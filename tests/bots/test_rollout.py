@@ -195,3 +195,26 @@ def test_final_totals_are_the_engines(edition: str, players: int) -> None:
     if edition == "europe":
         game.station_owner[0] = 0
         assert final_totals(game) is None
+
+
+def test_a_modelled_racer_claims_long_routes_and_draws_no_tickets() -> None:
+    """In playouts, a player moved as a racer claims longer routes than as a ticket builder and never
+    draws tickets."""
+    from ttr.engine.actions import CLAIM
+
+    def mean_claim(racers: tuple[int, ...]) -> tuple[float, int]:
+        lengths, ticket_draws = [], 0
+        for seed in range(6):
+            game = Game("usa", 2, seed)
+            play_out(game, RolloutPolicy(game, tempo=True, racers=racers))
+            ed = game.edition
+            for action, seat in zip(game.history, game.history_seats, strict=True):
+                if seat == 1 and action.type == CLAIM:
+                    lengths.append(ed.routes[ed.route_index[action.route]].length)
+                ticket_draws += seat == 1 and action.type == DRAW_TICKETS
+        return sum(lengths) / len(lengths), ticket_draws
+
+    racing, racer_draws = mean_claim((1,))
+    building, _ = mean_claim(())
+    assert racer_draws == 0
+    assert racing >= 4.0 > building

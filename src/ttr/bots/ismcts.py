@@ -46,6 +46,7 @@ from .determinize import determinize
 from .memory import Memory
 from .planner import PLAIN_EDITIONS, PlannerBot
 from .rollout import TICKET_MIN_ALL, RolloutPolicy, final_totals, play_out
+from .situation import seen_racers
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
@@ -109,9 +110,14 @@ class ISMCTSBot(Bot):
         ticket_clock: int = 0,
         leaf_steps: int = 0,
         weights: str | None = None,
+        model_opponents: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # model_opponents: opponents whose public play looks like a racer's (situation.seen_racers)
+        # move like one in the playouts (RolloutPolicy.race); off by default (docs/bots.md)
+        self.model_opponents = model_opponents
+        self.racers: list[int] = []
         # leaf_steps > 0: playouts stop after that many moves and the learned value network
         # (ttr.learn.value; `weights` or the shipped ones) scores the position from our view
         self.leaf_steps = int(leaf_steps)
@@ -161,6 +167,7 @@ class ISMCTSBot(Bot):
 
             self.net = load_value_net(view.edition, self.weights)
         self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
+        self.racers = seen_racers(view) if self.model_opponents else []
         if advice.type == KEEP_TICKETS:
             choice = (
                 self.search(view, self.keep_candidates(view, legal, advice), advice, self.keep_factor)
@@ -288,7 +295,7 @@ class ISMCTSBot(Bot):
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo, self.playout_memo)
+        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo, self.playout_memo, self.racers)
         node = root.children[first]
         path: list[Node] = [node]
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises

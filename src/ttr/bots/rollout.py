@@ -13,7 +13,7 @@ the planner at 2-player USA these keep and draw rules took the policy from 26% t
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from typing import Any
 
 from ..cards import COLOURS, LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
@@ -33,6 +33,8 @@ KEEP_TRAIN_COST = 0.5  # points a kept network must earn per train it needs
 KEEP_BUDGET = 0.6  # share of one's trains a kept network may need before each extra train costs 3 points
 A_DRAW_TICKETS = Action(DRAW_TICKETS)
 NCOLOURS = len(COLOURS)
+RACE_MIN_LENGTH = 4  # a racer's long routes (styles.RACER_MIN_LENGTH) ...
+RACE_TARGETS = 6  # ... and how many of them it collects cards for (styles.RACER_TARGETS)
 
 
 PaymentRule = tuple[bool, int, int, int, bool, bool]
@@ -85,6 +87,7 @@ class RolloutPolicy:
         plans: dict[int, list[int]] | None = None,
         tempo: bool = False,
         memo: dict[Hashable, Any] | None = None,
+        racers: Collection[int] = (),
     ) -> None:
         """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
         one of them is lost or the player's tickets change. With `tempo` every player plans with the
@@ -93,7 +96,9 @@ class RolloutPolicy:
         `memo`, shared by the policies of one search, keeps each plan and ticket choice by everything
         it depends on (the routes' owners, the player, its trains and tickets, the offer), so that
         playouts of the same root position do not plan the same network again. The policy must keep
-        one `tempo` for the memo's life."""
+        one `tempo` for the memo's life.
+
+        `racers`: players moved like the gauntlet's racer (``race``) instead of as ticket builders."""
         self.info: MapInfo = map_info(game.edition)
         self.pays = payment_table(game.edition)
         self.pay_rules = self.pays.rules
@@ -102,6 +107,7 @@ class RolloutPolicy:
         self.memo: dict[Hashable, Any] = {} if memo is None else memo
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
+        self.racers = frozenset(racers)
         for p, routes in (plans or {}).items():
             self.targets[p] = sorted(routes, key=lambda r: -self.info.length[r])
             self.ticket_count[p] = len(game.tickets[p])
@@ -226,7 +232,7 @@ class RolloutPolicy:
         phase = g.phase
         p = g.current
         if phase == Phase.TURN:
-            return self._turn(g, p)
+            return self.race(g, p) if p in self.racers else self._turn(g, p)
         if phase == Phase.SECOND_CARD:
             return self._draw(g, p, second=True) or g.legal_actions()[0]
         legal = g.legal_actions()
@@ -283,6 +289,38 @@ class RolloutPolicy:
             found = self.longest_payable(g, p, 3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1)
             if found is not None:
                 return Action(CLAIM, route=ids[found[0]].id, cards=found[1])
+        draw = self._draw(g, p, second=False)
+        if draw is not None:
+            return draw
+        legal = g.legal_actions()
+        claims = [a for a in legal if a.type == CLAIM]
+        return claims[0] if claims else legal[0]
+
+    def race(self, g: Game, p: int) -> Action:
+        """A racer's turn (``styles.RacerBot``, simplified): claim the longest payable route of the two
+        longest classes still open to p (4 or longer), or any route once those are gone, in the final
+        round or with 5 trains or fewer; else draw the colours of the first of those long routes."""
+        info = self.info
+        length = info.length
+        owner = g.route_owner
+        trains = g.trains[p]
+        routes = g.edition.routes
+        targets: list[int] = []
+        floor = 0
+        for r in info.by_length:
+            if owner[r] >= 0 or length[r] > trains or (routes[r].group >= 0 and g.lane_closed(routes[r], p)):
+                continue
+            if not floor:
+                top = length[r]
+                floor = max(RACE_MIN_LENGTH, top - 1) if top >= RACE_MIN_LENGTH else 1
+            if length[r] < floor or len(targets) == RACE_TARGETS:
+                break
+            targets.append(r)
+        self.targets[p] = targets
+        short = floor < RACE_MIN_LENGTH or trains <= 5 or g.final_turns >= 0
+        found = self.longest_payable(g, p, 1 if short else floor)
+        if found is not None:
+            return Action(CLAIM, route=routes[found[0]].id, cards=found[1])
         draw = self._draw(g, p, second=False)
         if draw is not None:
             return draw
