@@ -18,6 +18,7 @@ import statistics
 import time
 
 from ttr.bots import make_bot
+from ttr.bots.ismcts import ISMCTSBot
 from ttr.engine import Game
 
 
@@ -43,7 +44,12 @@ def main() -> None:
     iterations = 0
     for seed in range(args.seed, args.seed + args.games):
         game = Game(args.edition, n, seed)
-        bots = [make_bot(spec, seed=seed * 10 + q) for q in range(n)]
+        bots: list[ISMCTSBot] = []
+        for q in range(n):
+            bot = make_bot(spec, seed=seed * 10 + q)
+            if not isinstance(bot, ISMCTSBot):
+                parser.error(f"{spec} is not a search bot")
+            bots.append(bot)
         while not game.is_over:
             p = game.current
             bots[p].last_stats = {}
