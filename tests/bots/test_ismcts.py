@@ -152,3 +152,24 @@ def test_planner_end_search_searches_only_its_last_turns() -> None:
             action = racer.act(view, legal)
         game.step(action)
     assert searched and max(searched) <= 4
+
+
+def test_model_opponents_moves_a_seen_racer_like_one_in_the_playouts() -> None:
+    """With ``model_opponents`` an opponent seen racing (two 6-train routes, only its setup tickets) is
+    moved by the playouts as a racer; without it, as a ticket builder."""
+    game = midgame(steps=6)
+    me = game.current
+    other = 1 - me
+    info_routes = game.edition.routes
+    sixes = [r for r, route in enumerate(info_routes) if route.length == 6 and game.route_owner[r] < 0][:2]
+    for r in sixes:
+        game.route_owner[r] = other
+    del game.tickets[other][game.rules.initial_tickets.keep_min :]
+    game.reset_caches()
+    seen = []
+    for model in (True, False):
+        bot = ISMCTSBot(seed=1, iterations=8, model_opponents=model)
+        assert game.is_legal(bot.act(game.view(me), game.legal_actions()))
+        seen.append(bot.racers)
+    assert seen == [[other], []]
+    assert make_bot("max:model_opponents=true").model_opponents  # type: ignore[attr-defined]

@@ -92,3 +92,129 @@ def test_tempo_playouts_plan_fewer_longer_routes() -> None:
         differ += plain != tempo
     assert differ >= 5
     assert tempo_claims < plain_claims
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_payment_is_the_engines_cheapest(edition: str) -> None:
+    """The playouts' payment (computed directly for routes without "any cards") is the one the engine's
+    canonical payments give with the fewest wild cards, first in the engine's order, on every route."""
+    import random
+
+    from ttr.cards import LOCOMOTIVE, NCARDS, PLUS4
+    from ttr.engine import payments
+
+    game = Game(edition, 3, 5)
+    policy = RolloutPolicy(game)
+    rng = random.Random(edition)
+    routes = game.edition.routes
+    checked = paid = 0
+    for _ in range(300):
+        hand = [rng.choice((0, 0, 1, 2, 3, 5, 7)) for _ in range(NCARDS)]
+        game.hands[0] = hand
+        for r, route in enumerate(routes):
+            options = payments.route_payments(route, hand, game.rules)
+            expected = min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards))) if options else None
+            got = policy.payment(game, 0, r)
+            assert got == expected, (route.id, hand)
+            checked += 1
+            paid += got is not None
+    assert paid > checked // 10  # the hands pay for many routes, not only for none
+
+
+def test_a_shared_memo_changes_no_playout() -> None:
+    """Playouts sharing one memo (as the iterations of a search do) end exactly as with a fresh memo each,
+    although the memo was filled by playouts of other worlds of the same position."""
+    import random
+
+    start = Game("usa", 3, 21)
+    warmup = RolloutPolicy(start, tempo=True)
+    for _ in range(30):
+        start.step(warmup.act(start))
+
+    class CountingMemo(dict):
+        hits = 0
+
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            found = super().get(key, default)
+            CountingMemo.hits += found is not None
+            return found
+
+    memo = CountingMemo()
+    for k in range(6):
+        world = start.clone()
+        random.Random(k).shuffle(world.deck)
+        world.rng.seed(k)
+        alone = world.clone()
+        play_out(world, RolloutPolicy(world, tempo=True, memo=memo))
+        play_out(alone, RolloutPolicy(alone, tempo=True))
+        assert world == alone
+    assert memo and CountingMemo.hits >= 5 * len(start.tickets)  # later playouts reused the first one's plans
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_playout_weights_are_the_planners(edition: str) -> None:
+    """The playouts' planning weights (from a per-edition table) equal ``route_weights``, then
+    ``turn_weights`` with the tempo weights, number for number, with twin lanes taken and not."""
+    import random
+
+    from ttr.bots.board import route_weights
+    from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
+    from ttr.bots.situation import turn_weights
+
+    rng = random.Random(edition)
+    ed = get_edition(edition)
+    for players in range(ed.rules.players[0], ed.rules.players[1] + 1):
+        game = Game(edition, players, 1)
+        plain, tempo = RolloutPolicy(game), RolloutPolicy(game, tempo=True)
+        info = plain.info
+        for _ in range(40):
+            owner = [rng.choice([-1, -1, -1, *range(players)]) for _ in range(info.nroutes)]
+            p = rng.randrange(players)
+            trains = rng.randrange(1, 46)
+            expected = route_weights(info, owner, players, p, trains)
+            assert plain.weights(owner, players, p, trains) == expected
+            expected = turn_weights(info, expected, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
+            assert tempo.weights(owner, players, p, trains) == expected
+
+
+@pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("usa", 4), ("europe", 3), ("nordic", 2), ("marklin", 3)])
+def test_final_totals_are_the_engines(edition: str, players: int) -> None:
+    """The playouts' final totals equal ``Game.result()``'s, and the search's reward is the one the engine's
+    result gives, over finished playouts (ties included) and a game with a station."""
+    from ttr.bots.ismcts import ISMCTSBot, outcome_value
+    from ttr.bots.rollout import final_totals
+
+    for seed in range(12):
+        game = Game(edition, players, seed)
+        play_out(game, RolloutPolicy(game, tempo=seed % 2 == 1))
+        result = game.result()
+        totals = [x["total"] for x in result["players"]]
+        assert final_totals(game) == totals
+        for me in range(players):
+            assert ISMCTSBot.reward(game, me) == outcome_value(totals, result["winners"], me)
+    if edition == "europe":
+        game.station_owner[0] = 0
+        assert final_totals(game) is None
+
+
+def test_a_modelled_racer_claims_long_routes_and_draws_no_tickets() -> None:
+    """In playouts, a player moved as a racer claims longer routes than as a ticket builder and never
+    draws tickets."""
+    from ttr.engine.actions import CLAIM
+
+    def mean_claim(racers: tuple[int, ...]) -> tuple[float, int]:
+        lengths, ticket_draws = [], 0
+        for seed in range(6):
+            game = Game("usa", 2, seed)
+            play_out(game, RolloutPolicy(game, tempo=True, racers=racers))
+            ed = game.edition
+            for action, seat in zip(game.history, game.history_seats, strict=True):
+                if seat == 1 and action.type == CLAIM:
+                    lengths.append(ed.routes[ed.route_index[action.route]].length)
+                ticket_draws += seat == 1 and action.type == DRAW_TICKETS
+        return sum(lengths) / len(lengths), ticket_draws
+
+    racing, racer_draws = mean_claim((1,))
+    building, _ = mean_claim(())
+    assert racer_draws == 0
+    assert racing >= 4.0 > building

@@ -101,11 +101,12 @@ def shortest_path(
         dist[s] = 0.0
         heap.append((0.0, s))
     heapq.heapify(heap)
+    heappop, heappush = heapq.heappop, heapq.heappush
     adjacency = info.adjacency
     is_area = info.is_area
     found = -1
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = heappop(heap)
         if d > dist[city]:
             continue
         if city in target_set:
@@ -115,13 +116,15 @@ def shortest_path(
             continue  # an area endpoint is a destination, not a through-node
         for r, other in adjacency[city]:
             w = weights[r]
-            if w == INF and borrow is not None:
+            if w == INF:
+                if borrow is None:
+                    continue  # unusable: it could not shorten any distance
                 w = borrow[r]
             nd = d + w
             if nd < dist[other]:
                 dist[other] = nd
                 back[other] = (r, city)
-                heapq.heappush(heap, (nd, other))
+                heappush(heap, (nd, other))
     if found < 0:
         return INF, [], []
     claim: list[int] = []

@@ -45,7 +45,8 @@ from .board import ROUTE_OVERHEAD
 from .determinize import determinize
 from .memory import Memory
 from .planner import PLAIN_EDITIONS, PlannerBot
-from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
+from .rollout import TICKET_MIN_ALL, RolloutPolicy, final_totals, play_out
+from .situation import seen_racers
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
@@ -109,9 +110,14 @@ class ISMCTSBot(Bot):
         ticket_clock: int = 0,
         leaf_steps: int = 0,
         weights: str | None = None,
+        model_opponents: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
+        # model_opponents: opponents whose public play looks like a racer's (situation.seen_racers)
+        # move like one in the playouts (RolloutPolicy.race); off by default (docs/bots.md)
+        self.model_opponents = model_opponents
+        self.racers: list[int] = []
         # leaf_steps > 0: playouts stop after that many moves and the learned value network
         # (ttr.learn.value; `weights` or the shipped ones) scores the position from our view
         self.leaf_steps = int(leaf_steps)
@@ -140,6 +146,8 @@ class ISMCTSBot(Bot):
         self.playout_tempo = False  # set per move: tempo_playouts and not a PLAIN_EDITIONS map
         self.last_stats: dict[str, Any] = {}
         self.own_plan: dict[int, list[int]] = {}  # the advisor's plan: our playouts follow it
+        # the playouts' plans and ticket choices, shared by the iterations of one search (RolloutPolicy)
+        self.playout_memo: dict[Hashable, Any] = {}
 
     def reset(self) -> None:
         self.memory.reset()
@@ -250,6 +258,8 @@ class ISMCTSBot(Bot):
         me = view.me
         assert me is not None
         self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
+        self.racers = seen_racers(view) if self.model_opponents else []
+        self.playout_memo = {}
         root = Node()
         for a in candidates:
             root.children[a] = Node(1.0 if a == advice else 0.0)
@@ -294,7 +304,7 @@ class ISMCTSBot(Bot):
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
-        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo)
+        policy = RolloutPolicy(game, self.own_plan, self.playout_tempo, self.playout_memo, self.racers)
         node = root.children[first]
         path: list[Node] = [node]
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
@@ -336,11 +346,10 @@ class ISMCTSBot(Bot):
             cards = policy.payment(game, p, r)
             if cards is not None:
                 out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
-        for r in policy.info.by_length[:20]:
-            cards = policy.payment(game, p, r)
-            if cards is not None:
-                out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
-                break
+        longest = policy.longest_payable(game, p, 0, among=20)
+        if longest is not None:
+            r, cards = longest
+            out.setdefault(("claim", ids[r].id), Action(CLAIM, route=ids[r].id, cards=cards))
         if game.deck or game.discard:
             out.setdefault((DRAW_BLIND,), A_DRAW_BLIND)
         for i, c in enumerate(game.market):
@@ -374,6 +383,13 @@ class ISMCTSBot(Bot):
 
     @staticmethod
     def reward(game: Game, me: int) -> float:
-        """Win share blended with the score margin over the best opponent, in [0, 1]."""
+        """Win share blended with the score margin over the best opponent, in [0, 1]. A single best
+        total needs no tie-breaker, so the totals alone (``final_totals``) give it; otherwise the
+        engine's result does."""
+        totals = final_totals(game)
+        if totals is not None:
+            best = max(totals)
+            if totals.count(best) == 1:
+                return outcome_value(totals, [totals.index(best)], me)
         result = game.result()
         return outcome_value([x["total"] for x in result["players"]], result["winners"], me)

@@ -13,15 +13,17 @@ the planner at 2-player USA these keep and draw rules took the policy from 26% t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Hashable, Sequence
+from typing import Any
 
-from ..cards import LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
+from ..cards import COLOURS, LOCOMOTIVE, NCARDS, NO_CARD, PLUS4
+from ..editions import Edition, per_edition
 from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.phases import Phase
-from ..engine.scoring import ticket_done
-from .board import MapInfo, map_info, plan_network, route_weights
+from ..engine.scoring import longest_trail, ticket_done
+from .board import INF, ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
 from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 from .situation import turn_weights
 
@@ -30,19 +32,82 @@ TICKET_MIN_ALL = 20  # ... and while every player has at least this many
 KEEP_TRAIN_COST = 0.5  # points a kept network must earn per train it needs
 KEEP_BUDGET = 0.6  # share of one's trains a kept network may need before each extra train costs 3 points
 A_DRAW_TICKETS = Action(DRAW_TICKETS)
+NCOLOURS = len(COLOURS)
+RACE_MIN_LENGTH = 4  # a racer's long routes (styles.RACER_MIN_LENGTH) ...
+RACE_TARGETS = 6  # ... and how many of them it collects cards for (styles.RACER_TARGETS)
+
+
+PaymentRule = tuple[bool, int, int, int, bool, bool]
+
+
+class PaymentTable:
+    """Per edition, what ``RolloutPolicy.payment`` needs of each route, and where each length starts
+    in ``MapInfo.by_length`` (to skip the routes no hand of a given size pays for)."""
+
+    def __init__(self, edition: Edition) -> None:
+        rules = edition.rules
+        # per route: (paid without "any cards", length, colour, locomotives required, locomotives wild,
+        # +4 locomotives wild)
+        self.rules: list[PaymentRule] = []
+        for route in edition.routes:
+            loco_ok, plus4_ok = pay.wild_allowed(route, rules)
+            direct = not route.substitute and not (route.ferry and rules.ferry_substitute_cards)
+            self.rules.append((direct, route.length, route.colour, route.ferry, loco_ok, plus4_ok))
+        self.all_direct = all(rule[0] for rule in self.rules)
+        by_length = map_info(edition).by_length
+        longest = max((route.length for route in edition.routes), default=0)
+        # first_at_most[n]: index in by_length of the first route of length n or less
+        self.first_at_most = [
+            next((i for i, r in enumerate(by_length) if edition.routes[r].length <= n), len(by_length))
+            for n in range(longest + 1)
+        ]
+
+
+@per_edition
+def payment_table(edition: Edition) -> PaymentTable:
+    return PaymentTable(edition)
+
+
+@per_edition
+def open_weights(edition: Edition) -> tuple[list[float], list[float]]:
+    """Per route, its planning weight while open and within reach: plain (``route_weights``) and with
+    the tempo weights (``turn_weights`` of the plain one), computed once per edition."""
+    info = map_info(edition)
+    plain = [length + ROUTE_OVERHEAD for length in info.length]
+    tempo = turn_weights(info, plain, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
+    return plain, tempo
 
 
 class RolloutPolicy:
     """Moves for any player of a sampled game (see module docstring)."""
 
-    def __init__(self, game: Game, plans: dict[int, list[int]] | None = None, tempo: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        plans: dict[int, list[int]] | None = None,
+        tempo: bool = False,
+        memo: dict[Hashable, Any] | None = None,
+        racers: Collection[int] = (),
+    ) -> None:
         """`plans` optionally fixes a player's target routes (the searching bot's own plan), kept until
         one of them is lost or the player's tickets change. With `tempo` every player plans with the
-        planner's tempo weights (``situation.turn_weights``: fewer, longer routes), as `hard` does."""
+        planner's tempo weights (``situation.turn_weights``: fewer, longer routes), as `hard` does.
+
+        `memo`, shared by the policies of one search, keeps each plan and ticket choice by everything
+        it depends on (the routes' owners, the player, its trains and tickets, the offer), so that
+        playouts of the same root position do not plan the same network again. The policy must keep
+        one `tempo` for the memo's life.
+
+        `racers`: players moved like the gauntlet's racer (``race``) instead of as ticket builders."""
         self.info: MapInfo = map_info(game.edition)
+        self.pays = payment_table(game.edition)
+        self.pay_rules = self.pays.rules
         self.tempo = tempo
+        self.open_weight = open_weights(game.edition)[1 if tempo else 0]
+        self.memo: dict[Hashable, Any] = {} if memo is None else memo
         self.targets: list[list[int] | None] = [None] * game.n
         self.ticket_count = [-1] * game.n
+        self.racers = frozenset(racers)
         for p, routes in (plans or {}).items():
             self.targets[p] = sorted(routes, key=lambda r: -self.info.length[r])
             self.ticket_count[p] = len(game.tickets[p])
@@ -51,48 +116,123 @@ class RolloutPolicy:
         """Routes p still wants, longest first (cached while p's tickets stay and no target is lost)."""
         targets = self.targets[p]
         owner = g.route_owner
-        if (
-            targets is not None
-            and self.ticket_count[p] == len(g.tickets[p])
-            and all(owner[r] < 0 or owner[r] == p for r in targets)
-        ):
-            return [r for r in targets if owner[r] < 0]
+        if targets is not None and self.ticket_count[p] == len(g.tickets[p]):
+            still_open: list[int] = []
+            for r in targets:
+                o = owner[r]
+                if o < 0:
+                    still_open.append(r)
+                elif o != p:
+                    break  # a target was lost: plan again
+            else:
+                return still_open
         self.ticket_count[p] = len(g.tickets[p])
-        ed = g.edition
-        labels = g.connectivity(p)
-        undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
-        routes: list[int] = []
-        if undone:
-            weights = route_weights(self.info, owner, g.n, p, g.trains[p])
-            if self.tempo:
-                weights = turn_weights(self.info, weights, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
-            routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
-        routes.sort(key=lambda r: -self.info.length[r])
+        key = ("plan", p, tuple(owner), g.trains[p], tuple(g.tickets[p]))
+        planned: tuple[int, ...] | None = self.memo.get(key)
+        if planned is None:
+            ed = g.edition
+            labels = g.connectivity(p)
+            undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
+            routes: list[int] = []
+            if undone:
+                routes = plan_network(self.info, self.weights(owner, g.n, p, g.trains[p]), undone, g.trains[p], tries=1).routes
+            routes.sort(key=lambda r: -self.info.length[r])
+            planned = self.memo[key] = tuple(routes)
+        routes = list(planned)
         self.targets[p] = routes
         return routes
 
+    def weights(self, owner: Sequence[int], players: int, p: int, trains: int) -> list[float]:
+        """p's planning weights: ``route_weights``, then ``turn_weights`` with the tempo weights if the
+        policy plans with them (the same numbers, from the per-edition table ``open_weights``)."""
+        info = self.info
+        length = info.length
+        weight = self.open_weight
+        out = [INF] * info.nroutes
+        for r, o in enumerate(owner):
+            if o == p:
+                out[r] = 0.0
+            elif o < 0 and length[r] <= trains:
+                out[r] = weight[r]
+        all_lanes = players >= info.all_lanes_min_players
+        for members in info.group_routes:  # twin lanes closed to p (usable_for)
+            owners = [owner[r] for r in members]
+            if p in owners or (not all_lanes and any(o >= 0 for o in owners)):
+                for r in members:
+                    if owner[r] != p:
+                        out[r] = INF
+        return out
+
     def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
-        """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now."""
-        route = g.edition.routes[r]
-        if g.route_owner[r] >= 0 or g.trains[p] < route.length or (route.group >= 0 and g.lane_closed(route, p)):
+        """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now.
+
+        The payment ``min(route_payments(...), key=(wild cards, cards))`` would choose: for a route
+        without "any cards" (no substitution sets, no ferry paid with them) it is computed directly
+        (``payment_rule``); others ask the engine for the canonical payments."""
+        if g.route_owner[r] >= 0:
+            return None
+        direct, length, colour, ferry, loco_ok, plus4_ok = self.pay_rules[r]
+        if g.trains[p] < length:
             return None
         hand = g.hands[p]
-        info = self.info
-        c = info.colour[r]
-        if not route.substitute and not route.ferry and not route.tunnel:  # quick reject before listing payments
-            have = max(hand[:8]) if c < 0 else hand[c]
-            if have + hand[LOCOMOTIVE] + hand[PLUS4] < route.length:
+        if direct:
+            nplus = hand[PLUS4] if plus4_ok else 0
+            wild = nplus + (hand[LOCOMOTIVE] if loco_ok else 0)
+            if colour >= 0:
+                c = colour
+                w = max(ferry, length - hand[c])
+            else:  # the first colour needing the fewest wild cards, as the engine lists colours in order
+                c = 0
+                w = max(ferry, length - hand[0])
+                for k in range(1, NCOLOURS):
+                    wk = max(ferry, length - hand[k])
+                    if wk < w:
+                        c, w = k, wk
+            if w > wild:
                 return None
-        options = pay.route_payments(route, hand, g.rules)
-        if not options:
+        route = g.edition.routes[r]
+        if route.group >= 0 and g.lane_closed(route, p):
             return None
-        return min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards)))
+        if not direct:
+            options = pay.route_payments(route, hand, g.rules)
+            if not options:
+                return None
+            return min(options, key=lambda cards: (cards[LOCOMOTIVE] + cards[PLUS4], sum(cards)))
+        cards = [0] * NCARDS
+        cards[c] = length - w
+        p4 = min(w, nplus)
+        cards[PLUS4] = p4
+        cards[LOCOMOTIVE] = w - p4
+        return tuple(cards)
+
+    def longest_payable(self, g: Game, p: int, min_length: int, among: int | None = None) -> tuple[int, tuple[int, ...]] | None:
+        """The first route of ``MapInfo.by_length`` (the first `among` of it, if given) of `min_length`
+        or more that p can claim now, with its payment (None if none). Routes longer than p's trains
+        or than the hand's most cards of one colour plus its wild cards are skipped unasked when every
+        route is paid without "any cards" (``payment`` would refuse them)."""
+        by_length = self.info.by_length
+        length = self.info.length
+        stop = len(by_length) if among is None else min(among, len(by_length))
+        start = 0
+        if self.pays.all_direct:
+            hand = g.hands[p]
+            most = min(g.trains[p], max(hand[:NCOLOURS]) + hand[LOCOMOTIVE] + hand[PLUS4])
+            first = self.pays.first_at_most
+            start = first[min(most, len(first) - 1)]
+        for i in range(start, stop):
+            r = by_length[i]
+            if length[r] < min_length:
+                return None
+            cards = self.payment(g, p, r)
+            if cards is not None:
+                return r, cards
+        return None
 
     def act(self, g: Game) -> Action:
         phase = g.phase
         p = g.current
         if phase == Phase.TURN:
-            return self._turn(g, p)
+            return self.race(g, p) if p in self.racers else self._turn(g, p)
         if phase == Phase.SECOND_CARD:
             return self._draw(g, p, second=True) or g.legal_actions()[0]
         legal = g.legal_actions()
@@ -104,6 +244,13 @@ class RolloutPolicy:
 
     def _keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
         """The tickets whose network, joined to the tickets still open, pays best (see module docstring)."""
+        key = ("keep", p, tuple(g.route_owner), g.trains[p], tuple(g.tickets[p]), tuple(legal))
+        choice: Action | None = self.memo.get(key)
+        if choice is None:
+            choice = self.memo[key] = self._best_keep(g, p, legal)
+        return choice
+
+    def _best_keep(self, g: Game, p: int, legal: Sequence[Action]) -> Action:
         ed = g.edition
         weights = route_weights(self.info, g.route_owner, g.n, p, g.trains[p])
         labels = g.connectivity(p)
@@ -139,16 +286,41 @@ class RolloutPolicy:
             else:
                 return A_DRAW_TICKETS
         if not targets or g.trains[p] <= 5 or g.final_turns >= 0:
-            best = None
-            for r in self.info.by_length:
-                if self.info.length[r] < (3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1):
-                    break
-                cards = self.payment(g, p, r)
-                if cards is not None:
-                    best = Action(CLAIM, route=ids[r].id, cards=cards)
-                    break
-            if best is not None:
-                return best
+            found = self.longest_payable(g, p, 3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1)
+            if found is not None:
+                return Action(CLAIM, route=ids[found[0]].id, cards=found[1])
+        draw = self._draw(g, p, second=False)
+        if draw is not None:
+            return draw
+        legal = g.legal_actions()
+        claims = [a for a in legal if a.type == CLAIM]
+        return claims[0] if claims else legal[0]
+
+    def race(self, g: Game, p: int) -> Action:
+        """A racer's turn (``styles.RacerBot``, simplified): claim the longest payable route of the two
+        longest classes still open to p (4 or longer), or any route once those are gone, in the final
+        round or with 5 trains or fewer; else draw the colours of the first of those long routes."""
+        info = self.info
+        length = info.length
+        owner = g.route_owner
+        trains = g.trains[p]
+        routes = g.edition.routes
+        targets: list[int] = []
+        floor = 0
+        for r in info.by_length:
+            if owner[r] >= 0 or length[r] > trains or (routes[r].group >= 0 and g.lane_closed(routes[r], p)):
+                continue
+            if not floor:
+                top = length[r]
+                floor = max(RACE_MIN_LENGTH, top - 1) if top >= RACE_MIN_LENGTH else 1
+            if length[r] < floor or len(targets) == RACE_TARGETS:
+                break
+            targets.append(r)
+        self.targets[p] = targets
+        short = floor < RACE_MIN_LENGTH or trains <= 5 or g.final_turns >= 0
+        found = self.longest_payable(g, p, 1 if short else floor)
+        if found is not None:
+            return Action(CLAIM, route=routes[found[0]].id, cards=found[1])
         draw = self._draw(g, p, second=False)
         if draw is not None:
             return draw
@@ -173,22 +345,21 @@ class RolloutPolicy:
 
     def _draw(self, g: Game, p: int, second: bool) -> Action | None:
         """A face-up card of a colour the plan lacks, else a blind card."""
-        targets = self.targets[p] or []
-        hand = g.hands[p]
-        info = self.info
-        want = [0] * NCARDS
-        for r in targets[:4]:
-            c = info.colour[r]
-            if c >= 0 and hand[c] < info.length[r]:
-                want[c] += 1
+        targets = self.targets[p]
         market = g.market
-        best_slot = -1
-        for i, c in enumerate(market):
-            if c != NO_CARD and c < 8 and want[c]:
-                best_slot = i
-                break
-        if best_slot >= 0:
-            return A_DRAW_FACEUP[best_slot]
+        if targets:
+            hand = g.hands[p]
+            colour = self.info.colour
+            length = self.info.length
+            want = 0  # bit c: the hand lacks cards of colour c (0-7) for one of the first 4 targets
+            for r in targets[:4]:
+                c = colour[r]
+                if c >= 0 and hand[c] < length[r]:
+                    want |= 1 << c
+            if want:
+                for i, c in enumerate(market):
+                    if c >= 0 and want >> c & 1:
+                        return A_DRAW_FACEUP[i]
         if g.deck or g.discard:
             return A_DRAW_BLIND
         for i, c in enumerate(market):
@@ -206,3 +377,59 @@ def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
     while not g.is_over and steps < max_steps:
         g.step(policy.act(g))
         steps += 1
+
+
+def final_totals(g: Game) -> list[int] | None:
+    """Each player's total as ``Game.result()`` scores it, computed without its breakdown (the search
+    scores every playout), or None when a station was built (the engine then chooses the routes the
+    stations borrow). Route points, merchandise, tickets over the player's own network, the longest
+    path and most-tickets bonuses and unused stations, as in ``engine.ending.score``."""
+    if any(o >= 0 for o in g.station_owner):
+        return None
+    ed = g.edition
+    rules = g.rules
+    points = map_info(ed).points
+    own: list[list[int]] = [[] for _ in range(g.n)]
+    totals = [0] * g.n
+    for r, o in enumerate(g.route_owner):
+        if o >= 0:
+            own[o].append(r)
+            totals[o] += points[r]
+    completed = [0] * g.n
+    for p in range(g.n):
+        labels = g.connectivity(p)
+        for t in g.tickets[p]:
+            ticket = ed.tickets[t]
+            if ticket_done(labels, ticket):
+                totals[p] += ticket.points
+                completed[p] += 1
+            else:
+                totals[p] -= ticket.points
+        totals[p] += sum(g.tokens[p]) + g.stations_left[p] * rules.unused_station_points
+    for bonus, values in (
+        (rules.longest_path_bonus, longest_paths(g, own) if rules.longest_path_bonus else []),
+        (rules.most_tickets_bonus, completed),
+    ):
+        if bonus:
+            top = max(values)
+            for p in range(g.n):
+                if top > 0 and values[p] == top:
+                    totals[p] += bonus
+    return totals
+
+
+def longest_paths(g: Game, own: list[list[int]]) -> list[int]:
+    """What the longest-path bonus needs: each player's longest path (``engine.scoring.longest_trail``),
+    except for players whose routes hold fewer trains than a longest path already found (their path
+    cannot be as long: they get their trains laid, also less than that path). Players are taken by
+    trains laid, most first."""
+    length = map_info(g.edition).length
+    laid = [sum(length[r] for r in routes) for routes in own]
+    out = list(laid)
+    top = 0
+    for p in sorted(range(g.n), key=lambda q: -laid[q]):
+        if laid[p] < top:
+            break
+        out[p] = longest_trail(g.edition, own[p])[0]
+        top = max(top, out[p])
+    return out
