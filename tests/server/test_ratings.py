@@ -207,5 +207,6 @@ def test_the_levels_are_served_with_their_style(app_client):
     for lv in levels:
         assert lv["style"] == LEVEL_STYLES[lv["level"]] and len(lv["style"]) <= 80  # one line
         make_bot(lv["bot"])  # a spec the bots accept
+    assert levels[2]["bot"] == "planner:keep_search=200:end_search=100"
     assert levels[3]["bot"] == "ismcts:iterations=400:tempo_advisor=true:tempo_playouts=true:ticket_clock=2"
     assert levels[0]["style"].startswith("Greedy")

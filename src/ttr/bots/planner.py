@@ -44,9 +44,15 @@ BLOCK_PLAYERS = frozenset({3})
 # racer 68.2% with them, 76.2% without; against `medium` 53.5% -> 61.8% at 2p and 52.0% -> 69.0% at
 # 4p without them; 400 games each, seed 1).
 PLAIN_EDITIONS = frozenset({"nordic", "marklin"})
-# The search that checks the ticket choices with ``keep_search``: `max`'s settings (its advisor is a
+# The search of ``keep_search`` and ``end_search``: the `max` level's settings (its advisor is a
 # PlannerBot with the defaults, i.e. this bot without the search).
-KEEP_SEARCH = {"tempo_advisor": True, "tempo_playouts": True, "ticket_clock": 2}
+SEARCH_OPTIONS = {"tempo_advisor": True, "tempo_playouts": True, "ticket_clock": 2}
+
+
+def scaled_budget(iterations: int, players: int) -> int:
+    """A search budget given for 2 players, at `players`: × (2 / players)², since a playout is longer and
+    the bot has fewer decisions a game with more players (so the time a game stays about the same)."""
+    return max(1, round(iterations * (2 / players) ** 2))
 
 
 class PlannerBot(ScriptedBot):
@@ -79,8 +85,9 @@ class PlannerBot(ScriptedBot):
     ) -> None:
         super().__init__(seed, **options)
         # keep_search > 0: ticket choices are checked by that many ISMCTS iterations at 2 players
-        # (scaled by (2 / players)^2, so the mean time a decision stays about the same), the search
-        # advised by this planner's own choice; the `hard` level (docs/tournaments.md).
+        # (scaled_budget at more), the search advised by this planner's own choice; end_search > 0:
+        # the same for every whole turn while the clock says end_turns or fewer; the `hard` level
+        # (docs/tournaments.md, third round).
         self.keep_search = int(keep_search)
         self.end_search = int(end_search)
         self.end_turns = end_turns
@@ -88,7 +95,7 @@ class PlannerBot(ScriptedBot):
         if self.keep_search > 0 or self.end_search > 0:
             from .ismcts import ISMCTSBot  # the search is advised by a planner: imported here, not at the top
 
-            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search or 1, keep_factor=1.0, **KEEP_SEARCH)
+            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search or 1, keep_factor=1.0, **SEARCH_OPTIONS)
         # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
         # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
         # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
@@ -190,7 +197,7 @@ class PlannerBot(ScriptedBot):
         advice = super().keep(s, legal)
         if not self.keep_search:
             return advice
-        self.searcher.iterations = max(1, round(self.keep_search * (2 / s.view.players) ** 2))
+        self.searcher.iterations = scaled_budget(self.keep_search, s.view.players)
         return self.searcher.choose_keep(s.view, legal, advice)
 
     # ------------------------------------------------------------------ priorities
@@ -348,7 +355,7 @@ class PlannerBot(ScriptedBot):
     def turn(self, s: Situation, legal: Sequence[Action]) -> Action:
         advice = self.planned_turn(s, legal)
         if self.end_search and s.turns_left <= self.end_turns:
-            self.searcher.iterations = self.end_search
+            self.searcher.iterations = scaled_budget(self.end_search, s.view.players)
             return self.searcher.choose_turn(s.view, legal, advice)
         return advice
 

@@ -6,7 +6,8 @@ request waited). Here the server process only schedules; the thinking happens el
 
 **Workers and lanes.** ``workers`` processes (forkserver where available, else spawn), started on first
 use and restarted when one dies. With two or more, the last one is the *light lane*: bots of the easy,
-medium and hard levels (a few milliseconds a move) and replays; the others are the *search lane*
+medium and hard levels (a few milliseconds a move; hard's short searches at its ticket choices and
+last turns take up to about 0.2 s) and replays; the others are the *search lane*
 (``max`` bots, which use their whole budget). So a person playing against medium bots never waits
 behind a search, however many ``max`` games run. With one worker, everything shares it.
 
