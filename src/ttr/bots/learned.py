@@ -1,4 +1,4 @@
-"""The learned bot: `hard`'s candidate moves re-ranked by a value network trained by ``ttr train``.
+"""The learned bot: the planner's candidate moves re-ranked by a value network trained by ``ttr train``.
 
 At each turn decision it takes the root moves the search would consider (the planner's advice, the
 planned and best-paying claims, a blind card, the most useful face-up cards, a ticket draw; see
@@ -9,10 +9,11 @@ policy (``finish_turn``: every position is then compared with the opponent to mo
 the result from its own seat's view with the network (``ttr.learn.value``). A candidate replaces
 the advice only if its mean value is higher by more than ``margin``, and only for advice of the
 ``kinds`` listed. Ticket choices, second cards and payments are the planner's. Without weights for
-the edition (only USA is shipped) it plays exactly as its advisor, `hard`.
+the edition (only USA is shipped) it plays exactly as its advisor, the planner (`hard` as it was
+measured against it, without `hard`'s short searches).
 
 Measured (docs/tournaments.md, *The learned bot*): the shipped network makes it *weaker* than
-`hard`. Across move kinds the network prefers draws to claims (it rates a bigger hand above a
+the planner. Across move kinds the network prefers draws to claims (it rates a bigger hand above a
 claimed route), which ``same_kind`` stops; within a kind it still loses games against the racer.
 """
 
