@@ -3,6 +3,8 @@ legal moves, and leaves non-turn decisions to the planner."""
 
 from __future__ import annotations
 
+import pytest
+
 from ttr.bots import make_bot
 from ttr.bots.board import ROUTE_OVERHEAD
 from ttr.bots.ismcts import ISMCTSBot
@@ -173,3 +175,15 @@ def test_model_opponents_moves_a_seen_racer_like_one_in_the_playouts() -> None:
         seen.append(bot.racers)
     assert seen == [[other], []]
     assert make_bot("max:model_opponents=true").model_opponents  # type: ignore[attr-defined]
+
+
+@pytest.mark.timeout(60)
+def test_a_playout_that_cycles_is_cut_short() -> None:
+    # Deal 38 of 4-player Europe, hard in the first two seats: in one of its ticket searches a playout
+    # reached an empty deck where every player claimed petrograd-stockholm (a tunnel) and declined the
+    # surcharge, round after round; the tree walk played such playouts to the end with no bound (the
+    # process grew to 24 GB). Now the playout's step limit applies.
+    from ttr.sim.runner import GameSpec, play_game
+
+    rec = play_game(GameSpec("europe", 4, 38, ("hard", "hard", "medium", "medium")))
+    assert rec["stats"]["turns"] > 0 and rec["result"]["winners"]

@@ -310,7 +310,10 @@ class ISMCTSBot(Bot):
         game.step(first)  # strict: a candidate or playout move that is illegal here is a bug and raises
         depth = 1
         while not game.is_over:
-            if game.current == me and game.phase == Phase.TURN and depth < self.depth:
+            if game.current == me and game.phase == Phase.TURN:
+                if depth >= self.depth:
+                    break  # the rest is the playout's (bounded: a playout can cycle, e.g. a tunnel claimed
+                    # and declined again and again with an empty deck)
                 options = self.deep_options(game, policy, node)
                 if not options:
                     break
