@@ -289,12 +289,7 @@ class RolloutPolicy:
             found = self.longest_payable(g, p, 3 if targets == [] and g.trains[p] > 5 and g.final_turns < 0 else 1)
             if found is not None:
                 return Action(CLAIM, route=ids[found[0]].id, cards=found[1])
-        draw = self._draw(g, p, second=False)
-        if draw is not None:
-            return draw
-        legal = g.legal_actions()
-        claims = [a for a in legal if a.type == CLAIM]
-        return claims[0] if claims else legal[0]
+        return self._draw_or_any(g, p)
 
     def race(self, g: Game, p: int) -> Action:
         """A racer's turn (``styles.RacerBot``, simplified): claim the longest payable route of the two
@@ -321,6 +316,10 @@ class RolloutPolicy:
         found = self.longest_payable(g, p, 1 if short else floor)
         if found is not None:
             return Action(CLAIM, route=routes[found[0]].id, cards=found[1])
+        return self._draw_or_any(g, p)
+
+    def _draw_or_any(self, g: Game, p: int) -> Action:
+        """Draw toward p's targets, else the first legal claim, else the first legal move."""
         draw = self._draw(g, p, second=False)
         if draw is not None:
             return draw
