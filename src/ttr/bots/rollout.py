@@ -26,6 +26,7 @@ from ..engine.scoring import longest_trail, ticket_done
 from .board import INF, ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
 from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 from .situation import turn_weights
+from .styles import RACER_MIN_LENGTH, RACER_TARGETS
 
 TICKET_MIN_TRAINS = 25  # draw new tickets only with this many trains of one's own...
 TICKET_MIN_ALL = 20  # ... and while every player has at least this many
@@ -33,8 +34,6 @@ KEEP_TRAIN_COST = 0.5  # points a kept network must earn per train it needs
 KEEP_BUDGET = 0.6  # share of one's trains a kept network may need before each extra train costs 3 points
 A_DRAW_TICKETS = Action(DRAW_TICKETS)
 NCOLOURS = len(COLOURS)
-RACE_MIN_LENGTH = 4  # a racer's long routes (styles.RACER_MIN_LENGTH) ...
-RACE_TARGETS = 6  # ... and how many of them it collects cards for (styles.RACER_TARGETS)
 
 
 PaymentRule = tuple[bool, int, int, int, bool, bool]
@@ -307,12 +306,12 @@ class RolloutPolicy:
                 continue
             if not floor:
                 top = length[r]
-                floor = max(RACE_MIN_LENGTH, top - 1) if top >= RACE_MIN_LENGTH else 1
-            if length[r] < floor or len(targets) == RACE_TARGETS:
+                floor = max(RACER_MIN_LENGTH, top - 1) if top >= RACER_MIN_LENGTH else 1
+            if length[r] < floor or len(targets) == RACER_TARGETS:
                 break
             targets.append(r)
         self.targets[p] = targets
-        short = floor < RACE_MIN_LENGTH or trains <= 5 or g.final_turns >= 0
+        short = floor < RACER_MIN_LENGTH or trains <= 5 or g.final_turns >= 0
         found = self.longest_payable(g, p, 1 if short else floor)
         if found is not None:
             return Action(CLAIM, route=routes[found[0]].id, cards=found[1])
