@@ -153,28 +153,34 @@ def test_a_shared_memo_changes_no_playout() -> None:
 
 @pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
 def test_playout_weights_are_the_planners(edition: str) -> None:
-    """The playouts' planning weights (from a per-edition table) equal ``route_weights``, then
-    ``turn_weights`` with the tempo weights, number for number, with twin lanes taken and not."""
+    """``route_weights`` equals its definition (0 owned, length + overhead where ``usable_for`` and
+    within the trains, INF elsewhere), and with the playouts' tempo table (``open_weights``) it equals
+    ``turn_weights`` of that, number for number, with twin lanes taken and not."""
     import random
 
-    from ttr.bots.board import route_weights
+    from ttr.bots.board import INF, ROUTE_OVERHEAD, map_info, route_weights, usable_for
     from ttr.bots.planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
+    from ttr.bots.rollout import open_weights
     from ttr.bots.situation import turn_weights
 
     rng = random.Random(edition)
     ed = get_edition(edition)
+    info = map_info(ed)
+    tempo_table = open_weights(ed)[1]
     for players in range(ed.rules.players[0], ed.rules.players[1] + 1):
-        game = Game(edition, players, 1)
-        plain, tempo = RolloutPolicy(game), RolloutPolicy(game, tempo=True)
-        info = plain.info
         for _ in range(40):
             owner = [rng.choice([-1, -1, -1, *range(players)]) for _ in range(info.nroutes)]
             p = rng.randrange(players)
             trains = rng.randrange(1, 46)
-            expected = route_weights(info, owner, players, p, trains)
-            assert plain.weights(owner, players, p, trains) == expected
+            usable = usable_for(info, owner, players, p)
+            expected = [
+                0.0 if owner[r] == p else info.length[r] + ROUTE_OVERHEAD if usable[r] and info.length[r] <= trains else INF
+                for r in range(info.nroutes)
+            ]
+            assert 0.0 in expected and INF in expected
+            assert route_weights(info, owner, players, p, trains) == expected
             expected = turn_weights(info, expected, TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT)
-            assert tempo.weights(owner, players, p, trains) == expected
+            assert route_weights(info, owner, players, p, trains, tempo_table) == expected
 
 
 @pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("usa", 4), ("europe", 3), ("nordic", 2), ("marklin", 3)])

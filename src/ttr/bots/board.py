@@ -61,18 +61,28 @@ def usable_for(info: MapInfo, owner: Sequence[int], players: int, me: int) -> li
     return out
 
 
-def route_weights(info: MapInfo, owner: Sequence[int], players: int, me: int, trains: int) -> list[float]:
-    """Planning weight per route for `me`: 0 if owned, INF if unusable, else length + overhead."""
-    usable = usable_for(info, owner, players, me)
+def route_weights(
+    info: MapInfo, owner: Sequence[int], players: int, me: int, trains: int, open_weight: Sequence[float] | None = None
+) -> list[float]:
+    """Planning weight per route for `me`: 0 if owned, INF if unusable (``usable_for``) or longer than
+    `trains`, else its weight while open: `open_weight[r]` if given (e.g. the tempo weights of
+    ``rollout.open_weights``), length + overhead otherwise."""
     length = info.length
-    out = []
-    for r in range(info.nroutes):
-        if owner[r] == me:
-            out.append(0.0)
-        elif usable[r] and length[r] <= trains:
-            out.append(length[r] + ROUTE_OVERHEAD)
-        else:
-            out.append(INF)
+    if open_weight is None:
+        open_weight = [n + ROUTE_OVERHEAD for n in length]
+    out = [INF] * info.nroutes
+    for r, o in enumerate(owner):
+        if o == me:
+            out[r] = 0.0
+        elif o < 0 and length[r] <= trains:
+            out[r] = open_weight[r]
+    all_lanes = players >= info.all_lanes_min_players
+    for members in info.group_routes:  # twin lanes closed to `me`, as in usable_for
+        owners = [owner[r] for r in members]
+        if me in owners or (not all_lanes and any(o >= 0 for o in owners)):
+            for r in members:
+                if owner[r] != me:
+                    out[r] = INF
     return out
 
 

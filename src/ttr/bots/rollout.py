@@ -23,7 +23,7 @@ from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.phases import Phase
 from ..engine.scoring import longest_trail, ticket_done
-from .board import INF, ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
+from .board import ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
 from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 from .situation import turn_weights
 from .styles import RACER_MIN_LENGTH, RACER_TARGETS
@@ -134,33 +134,13 @@ class RolloutPolicy:
             undone = [ed.tickets[t] for t in g.tickets[p] if not ticket_done(labels, ed.tickets[t])]
             routes: list[int] = []
             if undone:
-                routes = plan_network(self.info, self.weights(owner, g.n, p, g.trains[p]), undone, g.trains[p], tries=1).routes
+                weights = route_weights(self.info, owner, g.n, p, g.trains[p], self.open_weight)
+                routes = plan_network(self.info, weights, undone, g.trains[p], tries=1).routes
             routes.sort(key=lambda r: -self.info.length[r])
             planned = self.memo[key] = tuple(routes)
         routes = list(planned)
         self.targets[p] = routes
         return routes
-
-    def weights(self, owner: Sequence[int], players: int, p: int, trains: int) -> list[float]:
-        """p's planning weights: ``route_weights``, then ``turn_weights`` with the tempo weights if the
-        policy plans with them (the same numbers, from the per-edition table ``open_weights``)."""
-        info = self.info
-        length = info.length
-        weight = self.open_weight
-        out = [INF] * info.nroutes
-        for r, o in enumerate(owner):
-            if o == p:
-                out[r] = 0.0
-            elif o < 0 and length[r] <= trains:
-                out[r] = weight[r]
-        all_lanes = players >= info.all_lanes_min_players
-        for members in info.group_routes:  # twin lanes closed to p (usable_for)
-            owners = [owner[r] for r in members]
-            if p in owners or (not all_lanes and any(o >= 0 for o in owners)):
-                for r in members:
-                    if owner[r] != p:
-                        out[r] = INF
-        return out
 
     def payment(self, g: Game, p: int, r: int) -> tuple[int, ...] | None:
         """The cheapest payment for route r (fewest locomotives), or None if p cannot claim it now.
