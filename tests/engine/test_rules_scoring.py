@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from positions import scenario
 from ttr.engine import Game
 
@@ -155,3 +157,27 @@ def test_result_of_a_finished_game_is_announced_and_shown_to_everyone() -> None:
     for x in res["players"]:
         assert x["total"] == x["route_points"] + x["ticket_points"] + x["longest_path_bonus"]
         assert x["route_points"] == g.scores[x["player"]]
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic", "marklin"])
+def test_totals_are_the_results_totals(edition: str) -> None:
+    """``Game.totals()`` equals the totals of ``result()`` at every tenth move of random games at every
+    player count, stations, merchandise and shared bonuses included."""
+    rng = random.Random(edition)
+    low, high = Game(edition, 2, 0).rules.players
+    checked = stations = 0
+    for players in range(low, high + 1):
+        for seed in range(6):
+            game = Game(edition, players, seed)
+            moves = 0
+            while True:
+                if moves % 10 == 0 or game.is_over:
+                    assert game.totals() == [x["total"] for x in game.result()["players"]]
+                    checked += 1
+                    stations += any(o >= 0 for o in game.station_owner)
+                if game.is_over:
+                    break
+                game.step(rng.choice(game.legal_actions()))
+                moves += 1
+    assert checked > 100
+    assert (stations > 0) == (edition == "europe")

@@ -45,7 +45,7 @@ from .board import ROUTE_OVERHEAD
 from .determinize import determinize
 from .memory import Memory
 from .planner import PLAIN_EDITIONS, PlannerBot
-from .rollout import TICKET_MIN_ALL, RolloutPolicy, final_totals, play_out
+from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
 from .situation import seen_racers
 from .tactics import best_passenger_move, card_values
 
@@ -387,12 +387,11 @@ class ISMCTSBot(Bot):
     @staticmethod
     def reward(game: Game, me: int) -> float:
         """Win share blended with the score margin over the best opponent, in [0, 1]. A single best
-        total needs no tie-breaker, so the totals alone (``final_totals``) give it; otherwise the
+        total needs no tie-breaker, so the totals alone (``Game.totals``) give it; otherwise the
         engine's result does."""
-        totals = final_totals(game)
-        if totals is not None:
-            best = max(totals)
-            if totals.count(best) == 1:
-                return outcome_value(totals, [totals.index(best)], me)
+        totals = game.totals()
+        best = max(totals)
+        if totals.count(best) == 1:
+            return outcome_value(totals, [totals.index(best)], me)
         result = game.result()
         return outcome_value([x["total"] for x in result["players"]], result["winners"], me)

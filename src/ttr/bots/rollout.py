@@ -22,7 +22,7 @@ from ..engine import Action, Game
 from ..engine import payments as pay
 from ..engine.actions import A_DRAW_BLIND, A_DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS
 from ..engine.phases import Phase
-from ..engine.scoring import longest_trail, ticket_done
+from ..engine.scoring import ticket_done
 from .board import ROUTE_OVERHEAD, MapInfo, map_info, plan_network, route_weights
 from .planner import TEMPO_OVERHEAD, TEMPO_POINTS_WEIGHT
 from .situation import turn_weights
@@ -355,59 +355,3 @@ def play_out(g: Game, policy: RolloutPolicy, max_steps: int = 2000) -> None:
     while not g.is_over and steps < max_steps:
         g.step(policy.act(g))
         steps += 1
-
-
-def final_totals(g: Game) -> list[int] | None:
-    """Each player's total as ``Game.result()`` scores it, computed without its breakdown (the search
-    scores every playout), or None when a station was built (the engine then chooses the routes the
-    stations borrow). Route points, merchandise, tickets over the player's own network, the longest
-    path and most-tickets bonuses and unused stations, as in ``engine.ending.score``."""
-    if any(o >= 0 for o in g.station_owner):
-        return None
-    ed = g.edition
-    rules = g.rules
-    points = map_info(ed).points
-    own: list[list[int]] = [[] for _ in range(g.n)]
-    totals = [0] * g.n
-    for r, o in enumerate(g.route_owner):
-        if o >= 0:
-            own[o].append(r)
-            totals[o] += points[r]
-    completed = [0] * g.n
-    for p in range(g.n):
-        labels = g.connectivity(p)
-        for t in g.tickets[p]:
-            ticket = ed.tickets[t]
-            if ticket_done(labels, ticket):
-                totals[p] += ticket.points
-                completed[p] += 1
-            else:
-                totals[p] -= ticket.points
-        totals[p] += sum(g.tokens[p]) + g.stations_left[p] * rules.unused_station_points
-    for bonus, values in (
-        (rules.longest_path_bonus, longest_paths(g, own) if rules.longest_path_bonus else []),
-        (rules.most_tickets_bonus, completed),
-    ):
-        if bonus:
-            top = max(values)
-            for p in range(g.n):
-                if top > 0 and values[p] == top:
-                    totals[p] += bonus
-    return totals
-
-
-def longest_paths(g: Game, own: list[list[int]]) -> list[int]:
-    """What the longest-path bonus needs: each player's longest path (``engine.scoring.longest_trail``),
-    except for players whose routes hold fewer trains than a longest path already found (their path
-    cannot be as long: they get their trains laid, also less than that path). Players are taken by
-    trains laid, most first."""
-    length = map_info(g.edition).length
-    laid = [sum(length[r] for r in routes) for routes in own]
-    out = list(laid)
-    top = 0
-    for p in sorted(range(g.n), key=lambda q: -laid[q]):
-        if laid[p] < top:
-            break
-        out[p] = longest_trail(g.edition, own[p])[0]
-        top = max(top, out[p])
-    return out

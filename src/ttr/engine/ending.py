@@ -103,16 +103,10 @@ def score(g: Game) -> dict[str, Any]:
                 "most_tickets_bonus": 0,
             }
         )
-    if r.longest_path_bonus:
-        top = max(x["longest_path"] for x in players)
-        for x in players:
-            if top > 0 and x["longest_path"] == top:
-                x["longest_path_bonus"] = r.longest_path_bonus
-    if r.most_tickets_bonus:
-        top = max(x["tickets_completed"] for x in players)
-        for x in players:
-            if top > 0 and x["tickets_completed"] == top:
-                x["most_tickets_bonus"] = r.most_tickets_bonus
+    for x, bonus in zip(players, bonus_to([x["longest_path"] for x in players], r.longest_path_bonus), strict=True):
+        x["longest_path_bonus"] = bonus
+    for x, bonus in zip(players, bonus_to([x["tickets_completed"] for x in players], r.most_tickets_bonus), strict=True):
+        x["most_tickets_bonus"] = bonus
     for x in players:
         x["total"] = (
             x["route_points"]
@@ -138,6 +132,61 @@ def score(g: Game) -> dict[str, Any]:
         "winners": winners,
         "tiebreakers": list(r.tiebreakers),
     }
+
+
+def bonus_to(values: list[int], bonus: int) -> list[int]:
+    """The bonus each player gets for the most of `values` (longest path, tickets completed): every
+    player with the top value, if it is above 0."""
+    top = max(values)
+    return [bonus if bonus and top > 0 and v == top else 0 for v in values]
+
+
+def totals(g: Game) -> list[int]:
+    """Each player's ``total`` of ``result()``, without the breakdown or the ranks (a search scores every
+    playout with it): route points, merchandise, tickets (over the player's own network, or through
+    its stations as ``best_station_routes`` chooses), unused stations, and the longest-path and
+    most-tickets bonuses. A player's longest path is searched only while it could still be the longest:
+    players are taken by trains laid, most first, and one with fewer trains laid than a path already
+    found cannot reach it."""
+    ed, r = g.edition, g.rules
+    routes = ed.routes
+    own: list[list[int]] = [[] for _ in range(g.n)]
+    out = [0] * g.n
+    for i, o in enumerate(g.route_owner):
+        if o >= 0:
+            own[o].append(i)
+            out[o] += routes[i].points
+    completed = [0] * g.n
+    for p in range(g.n):
+        tickets = [ed.tickets[t] for t in g.tickets[p]]
+        stations = [c for c, o in enumerate(g.station_owner) if o == p]
+        if stations:
+            points, _, done = best_station_routes(ed, own[p], stations, g.route_owner, p, tickets)
+            completed[p] = sum(done)
+        else:
+            labels = connectivity(g, p)
+            points = 0
+            for t in tickets:
+                if ticket_done(labels, t):
+                    points += t.points
+                    completed[p] += 1
+                else:
+                    points -= t.points
+        out[p] += points + sum(g.tokens[p]) + g.stations_left[p] * r.unused_station_points
+    if r.longest_path_bonus:
+        laid = [sum(routes[i].length for i in mine) for mine in own]
+        longest = list(laid)  # an upper bound, exact for the players searched below
+        top = 0
+        for p in sorted(range(g.n), key=lambda q: -laid[q]):
+            if laid[p] < top:
+                break
+            longest[p] = longest_trail(ed, own[p])[0]
+            top = max(top, longest[p])
+        for p, bonus in enumerate(bonus_to(longest, r.longest_path_bonus)):
+            out[p] += bonus
+    for p, bonus in enumerate(bonus_to(completed, r.most_tickets_bonus)):
+        out[p] += bonus
+    return out
 
 
 def tiebreak_value(tiebreaker: str, x: dict[str, Any]) -> int:

@@ -440,6 +440,10 @@ class Game:
         """The final scoring breakdown (mid-game: as if the game ended now)."""
         return ending.result(self)
 
+    def totals(self) -> list[int]:
+        """Each player's total of ``result()`` (mid-game: as if the game ended now), without the breakdown."""
+        return ending.totals(self)
+
     def tie_breaks(self) -> list[dict[str, Any]]:
         """How every tie on points of ``result()`` is settled (tie-breakers looked at, values): ending.tie_breaks."""
         return ending.tie_breaks(ending.result(self))
