@@ -207,3 +207,14 @@ def test_cli_timed_adds_decision_times_and_plays_the_same_games(tmp_path: Path) 
     for plain, timed_rec in zip(*records, strict=True):
         assert len(timed_rec.pop("decision_ms")) == 2
         assert plain == timed_rec  # timing changes nothing else
+
+
+def test_a_game_that_does_not_end_is_stopped_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot game past MAX_DECISIONS raises GameDidNotEnd naming the deal, instead of hanging a tournament."""
+    from ttr.sim import runner
+
+    spec = runner.GameSpec("usa", 2, 3, ("random", "random"))
+    assert runner.play_game(spec)["stats"]["decisions"] < runner.MAX_DECISIONS
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 50)
+    with pytest.raises(runner.GameDidNotEnd, match=r"usa 2p seed 3 \(random, random\): not over after 50 decisions"):
+        runner.play_game(spec)

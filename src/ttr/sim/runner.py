@@ -23,6 +23,17 @@ class GameSpec:
     timed: bool = False  # record each seat's CPU time per decision (milliseconds) under "decision_ms"
 
 
+# A game between bots that has not ended after this many decisions is stopped with GameDidNotEnd: the
+# rules let a player repeat some moves forever (claim a tunnel, decline its extra cards, again: the
+# revealed cards go back to the deck once it is reshuffled), and a tournament must not hang on such a
+# pair of bots. Random play needs fewer than 1,000 decisions on every edition (``ttr bench``).
+MAX_DECISIONS = 10_000
+
+
+class GameDidNotEnd(RuntimeError):
+    """A bot game went past MAX_DECISIONS (the bots repeat moves that never end it)."""
+
+
 def play_game(spec: GameSpec) -> dict[str, Any]:
     """Play one game; returns its record with the result and per-seat bot names."""
     game = Game(spec.edition, spec.players, spec.seed, dict(spec.options) or None)
@@ -33,6 +44,11 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     times: list[list[float]] = [[] for _ in bots]
     clock = time.process_time  # CPU time: a busy shared machine does not inflate it
     while not game.is_over:
+        if decisions >= MAX_DECISIONS:
+            raise GameDidNotEnd(
+                f"{spec.edition} {spec.players}p seed {spec.seed} ({', '.join(spec.bots)}): not over after "
+                f"{decisions} decisions, at turn {game.turn}"
+            )
         p = game.current
         view, legal = game.view(p), game.legal_actions()
         if spec.timed:
