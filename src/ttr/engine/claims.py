@@ -435,7 +435,7 @@ def complete_claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] 
     g.route_owner[route.index] = p
     forget_claims(g, route)
     if g.rules.passengers:
-        passengers.forget_trails(g, (route.a, route.b))
+        passengers.forget_trails(g, (route.a, route.b), p)
     g.trains[p] -= route.length
     g.scores[p] += route.points
     g._labels[p] = None

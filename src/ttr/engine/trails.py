@@ -34,6 +34,7 @@ def best_trails(
     one_token_per_city: bool,
     limit: int,
     read: set[int] | None = None,
+    spare: set[int] | None = None,
 ) -> dict[int, Trip]:
     """{opponent routes used: best trip found} for trips worth more than every cheaper one.
 
@@ -41,7 +42,12 @@ def best_trails(
     A trip using more opponent routes is kept only if it scores more than all trips using fewer
     (spending a passenger card for nothing more is never better: cards in hand cost nothing).
     `read`, if given, receives every city whose routes' owners or merchandise the search looked at: the
-    answer stays the same until a route at one of them is claimed or one of their stacks changes.
+    answer stays the same until a route at one of them is claimed or one of their stacks changes. When
+    every search finished within its budget these are exactly the cities expanded (a step's stack is read
+    only just before stepping there); otherwise also their neighbours over claimed routes.
+    `spare`, if given, receives the cities of `read` where the search could have taken an opponent's route
+    (it was expanded there with fewer opponent routes than it allowed, or it ran out of budget): a route
+    claimed by an opponent at the other cities of `read` is never stepped on, so the answer stays the same.
     """
     adjacency = edition.adjacency
     area = edition.city_area
@@ -53,6 +59,7 @@ def best_trails(
     # city -> (route, other city, 1 if an opponent's, the route's bit in `used`), over claimed routes
     # that do not enter a country area
     moves: list[list[tuple[int, int, int, int]] | None] = [None] * edition.ncities
+    open_ = [False] * edition.ncities  # expanded with an opponent's route still allowed
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
         """Depth-first over trips with at most `cap` opponent routes; (states expanded, finished)."""
@@ -71,6 +78,8 @@ def best_trails(
             else:
                 met.add(used)
             left -= 1
+            if foreign < cap:
+                open_[city] = True
             if path and value > best_value[foreign]:
                 best_value[foreign] = value
                 best[foreign] = (value, path.copy())
@@ -110,7 +119,8 @@ def best_trails(
         return budget - left, left > 0
 
     _, finished = search(max_foreign, limit - limit // 2)
-    if not finished:
+    cut = not finished
+    if cut:
         exact_budget = limit // 2
         for cap in range(max_foreign):
             spent, finished = search(cap, exact_budget)
@@ -119,10 +129,18 @@ def best_trails(
                 break
 
     if read is not None:
+        # Every city a search stepped to was expanded (its routes' owners read) unless the search ran out
+        # of budget on arriving there, after reading its stack: only then are neighbours added.
         for city, here in enumerate(moves):
             if here is not None:
                 read.add(city)
-                read.update([other for _, other, _, _ in here])
+                if cut:
+                    read.update([other for _, other, _, _ in here])
+    if spare is not None:
+        if cut:
+            spare.update(read if read is not None else range(edition.ncities))
+        else:
+            spare.update([city for city, o in enumerate(open_) if o])
 
     out: dict[int, Trip] = {}
     top = 0
