@@ -125,7 +125,7 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
     ending.end_turn(g, ev)
 
 
-TrailEntry = tuple[int, frozenset[int], frozenset[int], dict[int, tuple[int, list[int]]], list[Action]]
+TrailEntry = tuple[int, frozenset[int], frozenset[int], dict[int, tuple[int, list[int]]], list[Action], bool]
 
 
 def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
@@ -142,13 +142,23 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
 
 def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
     """The cache entry for p's passenger at `start`: (passenger cards, cities the search looked at, those
-    where it could have taken an opponent's route, the trips, the trips as moves), searched again if missing
-    or for another number of passenger cards."""
+    where it could have taken an opponent's route, the trips, the trips as moves, whether they are the same
+    for every number of passenger cards), searched again if missing or for another number of passenger
+    cards, unless they are the same for every number (``best_trails``' `every_cap`): then the entry is
+    kept for the new number, with every city looked at as one where an opponent's route could be taken if
+    the number grew."""
     entry = g._trail_cache.get((p, start))
-    if entry is not None and entry[0] == max_foreign:
-        return entry
+    if entry is not None:
+        if entry[0] == max_foreign:
+            return entry
+        if entry[5]:
+            held, near, spare_near, found_any, moves_any, _ = entry
+            entry = (max_foreign, near, spare_near if max_foreign <= held else near, found_any, moves_any, True)
+            g._trail_cache[(p, start)] = entry
+            return entry
     read: set[int] = set()
     spare: set[int] = set()
+    every_cap: list[bool] = []
     found = best_trails(
         g.edition,
         g.route_owner,
@@ -160,6 +170,7 @@ def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
         TRAIL_SEARCH_LIMIT,
         read,
         spare,
+        every_cap,
     )
     ed = g.edition
     moves: list[Action] = []
@@ -169,7 +180,7 @@ def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
         moves.append(
             Action(MOVE_PASSENGER, city=ed.city_ids[start], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
         )
-    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), frozenset(spare), found, moves)
+    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), frozenset(spare), found, moves, every_cap[0])
     return entry
 
 
@@ -181,7 +192,7 @@ def forget_trails(g: Game, cities: tuple[int, ...], claimer: int = -1) -> None:
     if cache:
         drop = [
             key
-            for key, (_, near, spare, _, _) in cache.items()
+            for key, (_, near, spare, _, _, _) in cache.items()
             if any(c in near for c in cities) and (claimer < 0 or claimer == key[0] or any(c in spare for c in cities))
         ]
         for key in drop:

@@ -36,6 +36,7 @@ def best_trails(
     limit: int,
     read: set[int] | None = None,
     spare: set[int] | None = None,
+    every_cap: list[bool] | None = None,
 ) -> dict[int, Trip]:
     """{opponent routes used: best trip found} for trips worth more than every cheaper one.
 
@@ -49,6 +50,8 @@ def best_trails(
     `spare`, if given, receives the cities of `read` where the search could have taken an opponent's route
     (it was expanded there with fewer opponent routes than it allowed, or it ran out of budget): a route
     claimed by an opponent at the other cities of `read` is never stepped on, so the answer stays the same.
+    `every_cap`, if given, receives whether the answer is the same for every `max_foreign`: the search
+    finished within its budget and no opponent's route leaves a city it expanded (so it never met the cap).
     """
     adjacency = edition.adjacency
     area = edition.city_area
@@ -141,6 +144,8 @@ def best_trails(
                 read.add(city)
                 if cut:
                     read.update([other for _, other, _, _, _ in here])
+    if every_cap is not None:
+        every_cap.append(not cut and not any(f for here in moves if here is not None for _, _, f, _, _ in here))
     if spare is not None:
         if cut:
             spare.update(read if read is not None else range(edition.ncities))
