@@ -53,9 +53,25 @@ def test_passenger_trails_answer_is_a_copy() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
-    """Trips and their moves kept between moves (dropped only when a route at a city the search looked at
-    is claimed or one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded
-    positions, for every passenger and every number of passenger cards up to the hand."""
+    """Trips and their moves kept between moves (dropped only when a route at a city the search expanded
+    is claimed, by an opponent only where the search could take an opponent's route, or one of those
+    cities' tokens is taken; kept across numbers of passenger cards when the search never met an opponent's
+    route) equal a fresh search, also in clones and reloaded positions, for every passenger and every
+    number of passenger cards up to the hand."""
+    _compare_cached_trips_with_fresh_searches(players)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_cached_cut_passenger_trips_equal_fresh_searches(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with a tiny search budget, so that searches run out of it (then a cached entry also watches
+    the neighbours of the cities expanded, and every city for an opponent's claim)."""
+    from ttr.engine import passengers
+
+    monkeypatch.setattr(passengers, "TRAIL_SEARCH_LIMIT", 12)
+    _compare_cached_trips_with_fresh_searches(players)
+
+
+def _compare_cached_trips_with_fresh_searches(players: int) -> None:
     rng = random.Random(players)
     checked = 0
     for seed in range(2):
