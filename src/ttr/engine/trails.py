@@ -68,12 +68,19 @@ def best_trails(
     if once:
         taken[start] = 1  # never gains: with one token per city the start counts as entered
 
+    # each route's bit in `used`, given in the order the search meets routes (so that `used` stays a small
+    # integer: any numbering gives the same sets)
+    bits: dict[int, int] = {}
+
     def links(city: int) -> list[tuple[int, int, int, int, Sequence[int]]]:
-        here = moves[city] = [
-            (ri, other, int(route_owner[ri] != player), 1 << ri, merch[other])
-            for ri, other in adjacency[city]
-            if route_owner[ri] >= 0 and area[other] is None
-        ]
+        here = []
+        for ri, other in adjacency[city]:
+            if route_owner[ri] >= 0 and area[other] is None:
+                bit = bits.get(ri)
+                if bit is None:
+                    bit = bits[ri] = 1 << len(bits)
+                here.append((ri, other, int(route_owner[ri] != player), bit, merch[other]))
+        moves[city] = here
         return here
 
     def search(cap: int, budget: int) -> tuple[int, bool]:
