@@ -187,16 +187,24 @@ def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
 def forget_trails(g: Game, cities: tuple[int, ...], claimer: int = -1) -> None:
     """The network at `cities` changed (a route between them was claimed by `claimer`, or a passenger took
     their top tokens: `claimer` -1): drop the cached trips whose search looked at one of them, except, for
-    an opponent's claim, those that could not have taken an opponent's route at any of them."""
+    an opponent's claim, those that could not have taken an opponent's route at any of them; those keep
+    their trips for their number of passenger cards only (an opponent's route now leaves a city the search
+    expanded, so more cards could reach further: no longer `every_cap`)."""
     cache = g._trail_cache
     if cache:
-        drop = [
-            key
-            for key, (_, near, spare, _, _, _) in cache.items()
-            if any(c in near for c in cities) and (claimer < 0 or claimer == key[0] or any(c in spare for c in cities))
-        ]
+        drop = []
+        narrowed = []
+        for key, entry in cache.items():
+            if any(c in entry[1] for c in cities):
+                if claimer < 0 or claimer == key[0] or any(c in entry[2] for c in cities):
+                    drop.append(key)
+                elif entry[5]:
+                    narrowed.append(key)
         for key in drop:
             del cache[key]
+        for key in narrowed:
+            held, near, spare, found, moves, _ = cache[key]
+            cache[key] = (held, near, spare, found, moves, False)
 
 
 def passenger_moves(g: Game, p: int) -> list[Action]:
