@@ -115,3 +115,56 @@ def test_ferries_the_hand_cannot_substitute_have_their_plain_payments() -> None:
                 assert claims._plain_payments(tables, g.rules, route, hand) == pay.route_payments(route, hand, g.rules)
                 checked += 1
     assert checked > 1000
+
+
+def _random_hand(rng: random.Random) -> list[int]:
+    """A hand of up to 30 cards, sometimes heavy in one colour, with locomotives and +4 locomotives."""
+    hand = [0] * 11
+    heavy = rng.randrange(8)
+    for _ in range(rng.randint(0, 30)):
+        hand[rng.choice([*range(10), heavy, heavy])] += 1
+    return hand
+
+
+def test_any_payment_says_whether_route_payments_offers_any() -> None:
+    """payments.any_payment (used to skip listing the payments of special shapes) is exactly whether
+    route_payments offers a payment, for ferries with substitutes and substitution routes, with the rules'
+    variants of wild cards."""
+    from dataclasses import replace
+
+    g = Game("nordic", 2, 0)
+    routes = [r for r in g.edition.routes if r.substitute or r.ferry]
+    assert any(r.substitute for r in routes)
+    rng = random.Random(8)
+    offered = refused = 0
+    for rules in (
+        g.rules,
+        replace(g.rules, locomotives_wild="ferries_and_tunnels"),
+        replace(g.rules, plus4_min_length=2, ferry_substitute_cards=2),
+    ):
+        for _ in range(1500):
+            hand = _random_hand(rng)
+            for route in routes:
+                some = bool(pay.route_payments(route, hand, rules))
+                assert pay.any_payment(route, hand, rules) == some, (route.id, hand)
+                offered += some
+                refused += not some
+    assert offered > 1000 and refused > 1000
+
+
+def test_memoised_ferry_payments_equal_route_payments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A coloured ferry's payments with substitutes memoised by fill_key and capped counts (``ferries``), also
+    with a memo cleared again and again, equal route_payments on the whole hand, in the same order."""
+    g = Game("nordic", 2, 0)
+    rng = random.Random(6)
+    for limit in (50_000, 5):
+        monkeypatch.setattr(claims, "PAYMENT_CACHE_MAX", limit)
+        tables = claims._claim_tables.__wrapped__(g.edition)  # type: ignore[attr-defined]
+        specials = [rep for _, _, special, shapes in tables.groups if special for _, rep, _, _ in shapes]
+        assert any(rep.colour >= 0 and rep.ferry for rep in specials)
+        hands = [_random_hand(rng) for _ in range(1500)]
+        for hand in hands + hands:  # the second time from the memo (unless cleared)
+            order = pay.fill_order(hand)
+            for rep in specials:
+                assert claims._special_payments(tables, g.rules, rep, hand, order) == pay.route_payments(rep, hand, g.rules)
+        assert tables.ferries

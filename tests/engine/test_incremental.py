@@ -53,10 +53,27 @@ def test_passenger_trails_answer_is_a_copy() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
-    """Trips and their moves kept between moves (dropped only when a route at a city the search looked at
-    is claimed or one of those cities' tokens is taken) equal a fresh search, also in clones and reloaded
-    positions, for every passenger and every number of passenger cards up to the hand."""
+    """Trips and their moves kept between moves (dropped only when a route at a city the search expanded
+    is claimed, by an opponent only where the search could take an opponent's route, or one of those
+    cities' tokens is taken; kept across numbers of passenger cards when the search never met an opponent's
+    route) equal a fresh search, also in clones and reloaded positions, for every passenger and every
+    number of passenger cards up to the hand."""
+    _compare_cached_trips_with_fresh_searches(players)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_cached_cut_passenger_trips_equal_fresh_searches(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with a tiny search budget, so that searches run out of it (then a cached entry also watches
+    the neighbours of the cities expanded, and every city for an opponent's claim)."""
+    from ttr.engine import passengers
+
+    monkeypatch.setattr(passengers, "TRAIL_SEARCH_LIMIT", 12)
+    _compare_cached_trips_with_fresh_searches(players)
+
+
+def _compare_cached_trips_with_fresh_searches(players: int) -> None:
     rng = random.Random(players)
+    order_rng = random.Random(players + 100)
     checked = 0
     for seed in range(2):
         g = Game("marklin", players, 700 + seed)
@@ -68,7 +85,9 @@ def test_cached_passenger_trips_equal_fresh_searches(players: int) -> None:
                     assert h.legal_actions() == fresh.legal_actions()  # the trips' moves are cached too
                     for p in range(h.n):
                         for start in (c for c in h.passengers[p] if c >= 0):
-                            for cards in sorted({0, 2, h.hands[p][PASSENGER]}):
+                            counts = [0, 1, 2, h.hands[p][PASSENGER]]
+                            order_rng.shuffle(counts)  # any order: entries kept across numbers of cards
+                            for cards in counts:
                                 assert h.passenger_trails(p, start, cards) == fresh.passenger_trails(p, start, cards)
                                 checked += 1
                 if rng.random() < 0.05 and len(copies) < 3:
@@ -139,3 +158,28 @@ def test_memoised_station_moves_equal_ones_built_from_scratch(monkeypatch: pytes
                 compared += 1
             g.step(rng.choice(g.legal_actions()))
     assert compared > 100
+
+
+def test_trips_kept_for_every_number_of_cards_see_an_opponents_new_route() -> None:
+    """A trip found without any opponent's route in reach is kept when the number of passenger cards
+    changes, but not once an opponent claims a route at a city the search expanded: with a card more the
+    passenger can then travel on it."""
+    from ttr.scenario import scenario
+
+    g = scenario(
+        """marklin 2p seed 0
+        hands none
+        p0 routes augsburg-munchen/1
+        p0 passengers augsburg
+        p1 hand 3orange
+        merchandise munchen 1
+        merchandise regensburg 4
+        current 1
+        """
+    )
+    start = g.edition.city_index["augsburg"]
+    assert g.passenger_trails(0, start, 0) == {0: (1, [g.edition.route_index["augsburg-munchen/1"]])}
+    g.step(Action("claim", route="munchen-regensburg", cards=(0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    for cards in (0, 1, 0, 2):
+        assert g.passenger_trails(0, start, cards) == Game.from_dict(g.to_dict()).passenger_trails(0, start, cards)
+    assert 1 in g.passenger_trails(0, start, 1)  # on to regensburg over p1's route

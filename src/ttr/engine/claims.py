@@ -52,12 +52,16 @@ class _ClaimTables:
       per hand (without passenger cards), one slot per shape, filled when first asked. One lookup per
       move serves every such shape; hands recur a lot (in random play about four moves in five meet a
       hand already seen), while per shape the keys were too many to keep;
+    * ``ferries``: a coloured ferry's with substitutes (Nordic), behind the rows (when a row has no slot
+      yet), by (shape, ``payments.fill_key`` of the most "any" cards it can need, its colour's count,
+      +4 locomotives, locomotives, each count capped at the length plus those "any" cards): its payments
+      read nothing else of the hand, and this key recurs where whole hands do not;
     * ``interned``: every special payment list once, so the rows hold references only.
 
     `touched[r]`: the groups whose claims change when route r is claimed (its own group and its twin
     lanes' groups). Freed with the edition's entry in the bounded cache."""
 
-    __slots__ = ("by_hand", "groups", "interned", "payments", "pieces", "slots", "touched", "wild")
+    __slots__ = ("by_hand", "ferries", "groups", "interned", "payments", "pieces", "slots", "touched", "wild")
 
     def __init__(self, groups: list[ShapeGroup], routes: Sequence[Route], slots: int) -> None:
         self.groups = groups
@@ -65,6 +69,7 @@ class _ClaimTables:
         self.payments: dict[tuple[int, tuple[int, ...]], list[Cards]] = {}
         self.by_hand: dict[tuple[int, ...], list[list[Cards] | None]] = {}
         self.interned: dict[tuple[Cards, ...], list[Cards]] = {}
+        self.ferries: dict[tuple[int, tuple[int, ...], int, int, int], list[Cards]] = {}
         self.pieces: dict[tuple[int, int, int, int, int], list[Cards]] = {}
         self.wild: dict[int, tuple[bool, bool]] = {}  # per shape (its route's index): payments.wild_allowed
         nroutes = len(routes)
@@ -125,6 +130,32 @@ def _plain_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int
             piece = pieces[key] = pay.plain_payments(length, rep.ferry, c, have, nloco, nplus, c == first)
         out += piece
     return out
+
+
+def _special_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], order: list[int]) -> list[Cards]:
+    """The canonical payments of `rep`'s special shape from `hand` (`order`: its ``payments.fill_order``),
+    interned; none without listing them when ``payments.any_payment`` says so; a coloured ferry's memoised
+    in ``ferries`` (see _ClaimTables)."""
+    if not pay.any_payment(rep, hand, rules):
+        return tables.intern([])
+    if rep.colour == GRAY or rep.substitute:
+        return tables.intern(pay.route_payments(rep, hand, rules, order))
+    n = rules.ferry_substitute_cards * rep.ferry  # the most "any" cards a payment can hold
+    cap = rep.length + n
+    key = (
+        rep.index,
+        pay.fill_key(hand, order, rep.colour, n),
+        min(hand[rep.colour], cap),
+        min(hand[PLUS4], cap),
+        min(hand[LOCOMOTIVE], cap),
+    )
+    memo = tables.ferries
+    payments = memo.get(key)
+    if payments is None:
+        if len(memo) >= PAYMENT_CACHE_MAX:
+            memo.clear()
+        payments = memo[key] = tables.intern(pay.route_payments(rep, hand, rules, order))
+    return payments
 
 
 def _payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int], part: tuple[int, ...]) -> list[Cards]:
@@ -368,7 +399,7 @@ def claim_actions(g: Game, p: int) -> list[Action]:
                         if payments is None:
                             if order is None:
                                 order = pay.fill_order(hand)
-                            payments = row[slot] = tables.intern(pay.route_payments(rep, hand, rules, order))
+                            payments = row[slot] = _special_payments(tables, rules, rep, hand, order)
                     elif colour == GRAY:
                         payments = _plain_payments(tables, rules, rep, hand)
                     else:
@@ -435,7 +466,7 @@ def complete_claim(g: Game, p: int, route: Route, cards: Cards, ev: list[Event] 
     g.route_owner[route.index] = p
     forget_claims(g, route)
     if g.rules.passengers:
-        passengers.forget_trails(g, (route.a, route.b))
+        passengers.forget_trails(g, (route.a, route.b), p)
     g.trains[p] -= route.length
     g.scores[p] += route.points
     g._labels[p] = None

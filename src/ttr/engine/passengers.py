@@ -125,7 +125,7 @@ def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], c
     ending.end_turn(g, ev)
 
 
-TrailEntry = tuple[int, frozenset[int], dict[int, tuple[int, list[int]]], list[Action]]
+TrailEntry = tuple[int, frozenset[int], frozenset[int], dict[int, tuple[int, list[int]]], list[Action], bool]
 
 
 def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int, tuple[int, list[int]]]:
@@ -133,19 +133,32 @@ def passenger_trails(g: Game, p: int, start: int, max_foreign: int) -> dict[int,
     dropped: {opponent routes: (token points, route indices)}. See trails.best_trails.
 
     Cached per (player, start) until the network around the cities the search looked at changes
-    (``forget_trails``): it reads only the owners of the routes at the cities it visited and the
-    merchandise of those cities and their neighbours over claimed routes (``best_trails``' `read`).
+    (``forget_trails``): it reads only the owners of the routes at the cities it expanded and their
+    merchandise (``best_trails``' `read`); an opponent's claim there matters only at the cities where the
+    search could still have taken an opponent's route (`spare`).
     The answer is shared with the cache: read it, do not change it."""
-    return _trails(g, p, start, max_foreign)[2]
+    return _trails(g, p, start, max_foreign)[3]
 
 
 def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
-    """The cache entry for p's passenger at `start`: (passenger cards, cities the search looked at, the
-    trips, the trips as moves), searched again if missing or for another number of passenger cards."""
+    """The cache entry for p's passenger at `start`: (passenger cards, cities the search looked at, those
+    where it could have taken an opponent's route, the trips, the trips as moves, whether they are the same
+    for every number of passenger cards), searched again if missing or for another number of passenger
+    cards, unless they are the same for every number (``best_trails``' `every_cap`): then the entry is
+    kept for the new number, with every city looked at as one where an opponent's route could be taken if
+    the number grew."""
     entry = g._trail_cache.get((p, start))
-    if entry is not None and entry[0] == max_foreign:
-        return entry
+    if entry is not None:
+        if entry[0] == max_foreign:
+            return entry
+        if entry[5]:
+            held, near, spare_near, found_any, moves_any, _ = entry
+            entry = (max_foreign, near, spare_near if max_foreign <= held else near, found_any, moves_any, True)
+            g._trail_cache[(p, start)] = entry
+            return entry
     read: set[int] = set()
+    spare: set[int] = set()
+    every_cap: list[bool] = []
     found = best_trails(
         g.edition,
         g.route_owner,
@@ -156,6 +169,8 @@ def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
         g.rules.passenger_one_token_per_city,
         TRAIL_SEARCH_LIMIT,
         read,
+        spare,
+        every_cap,
     )
     ed = g.edition
     moves: list[Action] = []
@@ -165,17 +180,31 @@ def _trails(g: Game, p: int, start: int, max_foreign: int) -> TrailEntry:
         moves.append(
             Action(MOVE_PASSENGER, city=ed.city_ids[start], path=tuple(ed.routes[r].id for r in path), cards=tuple(cards))
         )
-    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), found, moves)
+    entry = g._trail_cache[(p, start)] = (max_foreign, frozenset(read), frozenset(spare), found, moves, every_cap[0])
     return entry
 
 
-def forget_trails(g: Game, cities: tuple[int, ...]) -> None:
-    """The network at `cities` changed (a route between them was claimed, or a passenger took their top
-    tokens): drop the cached trips whose search looked at one of them."""
+def forget_trails(g: Game, cities: tuple[int, ...], claimer: int = -1) -> None:
+    """The network at `cities` changed (a route between them was claimed by `claimer`, or a passenger took
+    their top tokens: `claimer` -1): drop the cached trips whose search looked at one of them, except, for
+    an opponent's claim, those that could not have taken an opponent's route at any of them; those keep
+    their trips for their number of passenger cards only (an opponent's route now leaves a city the search
+    expanded, so more cards could reach further: no longer `every_cap`)."""
     cache = g._trail_cache
     if cache:
-        for key in [k for k, (_, near, _, _) in cache.items() if any(c in near for c in cities)]:
+        drop = []
+        narrowed = []
+        for key, entry in cache.items():
+            if any(c in entry[1] for c in cities):
+                if claimer < 0 or claimer == key[0] or any(c in entry[2] for c in cities):
+                    drop.append(key)
+                elif entry[5]:
+                    narrowed.append(key)
+        for key in drop:
             del cache[key]
+        for key in narrowed:
+            held, near, spare, found, moves, _ = cache[key]
+            cache[key] = (held, near, spare, found, moves, False)
 
 
 def passenger_moves(g: Game, p: int) -> list[Action]:
@@ -185,7 +214,7 @@ def passenger_moves(g: Game, p: int) -> list[Action]:
     cards_in_hand = g.hands[p][PASSENGER]
     for city in g.passengers[p]:
         if city >= 0:
-            out.extend(_trails(g, p, city, cards_in_hand)[3])
+            out.extend(_trails(g, p, city, cards_in_hand)[4])
     return out
 
 

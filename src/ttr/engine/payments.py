@@ -99,6 +99,43 @@ def fill_order(hand: list[int] | Cards) -> list[int]:
     return sorted([c for c in range(_NCOL) if hand[c]], key=hand.__getitem__)  # a stable sort keeps ties in order
 
 
+def any_payment(route: Route, hand: list[int] | Cards, rules: Rules) -> bool:
+    """Whether ``route_payments`` offers anything for a route with "any cards" (a ferry with substitutes or
+    a substitution route), without listing the payments. With the fewest sets of "any" cards the wild
+    cards allow (the route's colour, or for a gray route the colour held most, plus usable wild cards),
+    the rest of the hand must fill them; more sets only need more cards."""
+    loco_ok, plus4_ok = wild_allowed(route, rules)
+    wild = (hand[LOCOMOTIVE] if loco_ok else 0) + (hand[PLUS4] if plus4_ok else 0)
+    have = max(hand[:_NCOL]) if route.colour == GRAY else hand[route.colour]
+    total = sum(hand[:_NCOL]) + hand[LOCOMOTIVE] + hand[PLUS4]
+    length = route.length
+    if route.substitute:
+        if not have and not wild:
+            return False
+        sets = max(0, length - have - wild)
+        return total >= length + (route.substitute - 1) * sets
+    subst = rules.ferry_substitute_cards
+    replaced = max(0, route.ferry + max(0, length - route.ferry - have) - wild)  # locomotives replaced
+    return replaced <= route.ferry and total >= length + (subst - 1) * replaced
+
+
+def fill_key(hand: list[int] | Cards, order: list[int], colour: int, n: int) -> tuple[int, ...]:
+    """What ``_fill_any`` of at most `n` "any" cards for `colour` takes from the other colours, as (colour,
+    count) pairs, flat: the colours of `order` other than `colour` while fewer than `n` are taken, each
+    count capped at what is still missing. Two hands with the same key give the same cards from the other
+    colours for any fill of at most `n` (a fill takes min(held, still missing) from each in turn)."""
+    out: list[int] = []
+    for c in order:
+        if n <= 0:
+            break
+        if c == colour:
+            continue
+        t = min(hand[c], n)
+        out += (c, t)
+        n -= t
+    return tuple(out)
+
+
 def _fill_any(hand: list[int] | Cards, pay: list[int], n: int, colour: int, order: list[int]) -> bool:
     """Add n "any" cards to `pay` (the cards already in it are not available): the colours of
     `order` other than `colour`, then `colour`, then +4 locomotives, then locomotives. False if
