@@ -156,12 +156,15 @@ def totals(g: Game) -> list[int]:
         if o >= 0:
             own[o].append(i)
             out[o] += routes[i].points
+    stations: list[list[int]] = [[] for _ in range(g.n)]
+    for c, o in enumerate(g.station_owner):
+        if o >= 0:
+            stations[o].append(c)
     completed = [0] * g.n
     for p in range(g.n):
         tickets = [ed.tickets[t] for t in g.tickets[p]]
-        stations = [c for c, o in enumerate(g.station_owner) if o == p]
-        if stations:
-            points, _, done = best_station_routes(ed, own[p], stations, g.route_owner, p, tickets)
+        if stations[p]:
+            points, _, done = best_station_routes(ed, own[p], stations[p], g.route_owner, p, tickets)
             completed[p] = sum(done)
         else:
             labels = connectivity(g, p)
