@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..editions import Edition, Ticket, per_edition
@@ -49,15 +49,22 @@ def map_info(edition: Edition) -> MapInfo:
     return MapInfo(edition)
 
 
-def usable_for(info: MapInfo, owner: Sequence[int], players: int, me: int) -> list[bool]:
-    """Per route: could `me` still claim it (unowned and not closed by a double-route rule)?"""
+def closed_groups(info: MapInfo, owner: Sequence[int], players: int, me: int) -> Iterator[tuple[int, ...]]:
+    """The double routes whose lanes are closed to `me`: it owns one of them, or, below the player count
+    that opens all lanes, someone does."""
     all_lanes = players >= info.all_lanes_min_players
-    out = [o < 0 for o in owner]
     for members in info.group_routes:
         owners = [owner[r] for r in members]
         if me in owners or (not all_lanes and any(o >= 0 for o in owners)):
-            for r in members:
-                out[r] = False
+            yield members
+
+
+def usable_for(info: MapInfo, owner: Sequence[int], players: int, me: int) -> list[bool]:
+    """Per route: could `me` still claim it (unowned and not closed by a double-route rule)?"""
+    out = [o < 0 for o in owner]
+    for members in closed_groups(info, owner, players, me):
+        for r in members:
+            out[r] = False
     return out
 
 
@@ -76,13 +83,10 @@ def route_weights(
             out[r] = 0.0
         elif o < 0 and length[r] <= trains:
             out[r] = open_weight[r]
-    all_lanes = players >= info.all_lanes_min_players
-    for members in info.group_routes:  # twin lanes closed to `me`, as in usable_for
-        owners = [owner[r] for r in members]
-        if me in owners or (not all_lanes and any(o >= 0 for o in owners)):
-            for r in members:
-                if owner[r] != me:
-                    out[r] = INF
+    for members in closed_groups(info, owner, players, me):
+        for r in members:
+            if owner[r] != me:
+                out[r] = INF
     return out
 
 
