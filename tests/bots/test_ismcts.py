@@ -187,3 +187,40 @@ def test_a_playout_that_cycles_is_cut_short() -> None:
 
     rec = play_game(GameSpec("europe", 4, 38, ("hard", "hard", "medium", "medium")))
     assert rec["stats"]["turns"] > 0 and rec["result"]["winners"]
+
+
+class ScriptedGains(ISMCTSBot):
+    """The search with its iterations replaced: in the search's own worlds every challenger beats the
+    advice by `searched`; in the verification's fresh worlds (a new tree) by `fresh`."""
+
+    def __init__(self, searched: float, fresh: float, **options: object) -> None:
+        super().__init__(seed=1, iterations=24, **options)  # type: ignore[arg-type]
+        self.gains = (searched, fresh)
+        self.roots: list[object] = []
+
+    def iterate(self, root, game, me, first):  # type: ignore[no-untyped-def]
+        if not self.roots:
+            self.roots.append(root)
+        gain = self.gains[0] if root is self.roots[0] else self.gains[1]
+        noise = self.rng.random() * 0.01
+        return noise if first == self.advice else gain + noise
+
+    def search(self, view, candidates, advice, factor=1.0):  # type: ignore[no-untyped-def]
+        self.advice, self.roots = advice, []
+        return super().search(view, candidates, advice, factor)
+
+
+def test_verify_keeps_the_advice_when_the_gain_does_not_hold_in_fresh_worlds() -> None:
+    """``verify``: a move that beat the advice in the search's worlds replaces it only if it beats it
+    again in fresh worlds (the best of noisy means over-states its gain)."""
+    game = midgame()
+    me = game.current
+    view, legal = game.view(me), game.legal_actions()
+    unverified = ScriptedGains(0.2, -0.1)
+    gone = ScriptedGains(0.2, -0.1, verify=10)
+    holds = ScriptedGains(0.2, 0.15, verify=10)
+    chosen = [bot.act(view, legal) for bot in (unverified, gone, holds)]
+    assert chosen[0] != unverified.advice and unverified.last_stats["verified"] is None
+    assert chosen[1] == gone.advice and gone.last_stats["verified"] == pytest.approx(-0.1, abs=0.01)
+    assert chosen[2] == chosen[0] and holds.last_stats["verified"] == pytest.approx(0.15, abs=0.01)
+    assert make_bot("max:verify=50").verify == 50  # type: ignore[attr-defined]

@@ -111,6 +111,7 @@ class ISMCTSBot(Bot):
         leaf_steps: int = 0,
         weights: str | None = None,
         model_opponents: bool = False,
+        verify: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
@@ -127,6 +128,9 @@ class ISMCTSBot(Bot):
         self.time_per_move = time_per_move
         self.exploration = exploration
         self.confidence = confidence
+        # verify > 0: a move that beat the advice is played against it again in that many fresh worlds
+        # and replaces it only if it wins there too (see `search`)
+        self.verify = int(verify)
         self.max_faceup = max_faceup
         self.max_keeps = max_keeps
         self.keep_factor = keep_factor  # ticket choices get this many times the move budget (0: trust the planner)
@@ -254,6 +258,10 @@ class ISMCTSBot(Bot):
         better half of the other moves (by mean paired difference) goes on. A move replaces the
         advice only if its paired gain stays positive after subtracting ``confidence`` standard
         errors. Below the root the tree is searched by UCB as usual.
+
+        With ``verify`` N, that move is then played against the advice again in N fresh worlds (a new
+        tree) and replaces it only if its gain there also passes the test: the best of several noisy
+        means over-states its gain (the winner's curse); fresh worlds measure it without that bias.
         """
         me = view.me
         assert me is not None
@@ -289,18 +297,34 @@ class ISMCTSBot(Bot):
                 alive = alive[: max(1, len(alive) // 2)]
         best, best_bound = advice, 0.0
         for a in alive:
-            d = diffs[a]
-            bound = statistics.fmean(d) - self.confidence * (statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 1.0)
+            bound = self.lower_bound(diffs[a])
             if bound > best_bound:
                 best, best_bound = a, bound
+        verified: list[float] = []
+        if best != advice and self.verify > 0:
+            fresh = Node()
+            fresh.children = {advice: Node(1.0), best: Node()}
+            for _ in range(self.verify):
+                world = determinize(view, self.memory, rng)
+                base = self.iterate(fresh, world.clone(), me, advice)
+                verified.append(self.iterate(fresh, world.clone(), me, best) - base)
+            done += 2 * self.verify
+            if self.lower_bound(verified) <= 0.0:
+                best = advice
         self.last_stats = {
             "iterations": done,
             "rounds": rounds,
             "gain": {str(a): round(statistics.fmean(d), 4) for a, d in diffs.items() if d},
             "value": {str(a): round(n.value / n.visits, 4) for a, n in root.children.items() if n.visits},
             "visits": {str(a): root.children[a].visits for a in candidates},
+            "verified": round(statistics.fmean(verified), 4) if verified else None,
         }
         return best
+
+    def lower_bound(self, diffs: list[float]) -> float:
+        """The mean paired gain less ``confidence`` standard errors (one whole point with a single sample)."""
+        spread = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 1.0
+        return statistics.fmean(diffs) - self.confidence * spread
 
     def iterate(self, root: Node, game: Game, me: int, first: Action) -> float:
         """One iteration: play `first`, then our later turns by UCB down the tree, then a playout."""
