@@ -337,7 +337,12 @@ def test_each_bot_level_says_how_it_plays_in_the_lobby(server: Server, new_page:
         page.select_option("#clock-bot-level", "easy")
         assert page.locator("#clock-bot-style").inner_text() == served["easy"]
         assert page.locator("#clock-bot-level").get_attribute("aria-describedby") == "clock-bot-style"
-        page.locator("#new-game").screenshot(path=str(screenshot_path(f"lobby-levels-form-{w}x{h}.png")))
+        # the whole form from the page's top (an element screenshot taller than the window is stitched
+        # from scrolled frames, each with the sticky header drawn across it)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        form = page.locator("#new-game").bounding_box()
+        assert form is not None
+        page.screenshot(path=str(screenshot_path(f"lobby-levels-form-{w}x{h}.png")), full_page=True, clip=form)
     # in another language the translation is shown (not the served English)
     page = new_page(locale="pt-PT", width=390, height=844)
     page.goto(server.base + "/")
