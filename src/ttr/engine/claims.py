@@ -118,10 +118,10 @@ def _plain_payments(tables: _ClaimTables, rules: Any, rep: Route, hand: list[int
     pieces = tables.pieces
     out: list[Cards] = []
     first = 0 if rep.colour == GRAY else rep.colour
-    short = length - nloco - nplus  # a colour needs more cards than this to pay with some of them
+    need = max(1, length - nloco - nplus)  # the fewest cards of a colour that a payment in it takes
     for c in range(PLAIN_COLOURS) if rep.colour == GRAY else (first,):
         have = hand[c]
-        if (not have or have < short) and c != first:
+        if have < need and c != first:
             continue  # no payment in this colour (the all-wild payment comes with the first colour)
         key = (rep.index, c, min(have, length), nloco, nplus)
         piece = pieces.get(key)
