@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,7 @@ from ttr.bots import GAUNTLET
 from ttr.cli import main
 from ttr.sim import gauntlet
 from ttr.sim.runner import GameSpec, play_game
-from ttr.sim.stats import wilson
+from ttr.sim.stats import paired_comparison, sign_test, wilson
 
 
 def test_matches_cover_every_opponent_within_each_editions_limits() -> None:
@@ -74,3 +75,67 @@ def test_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gauntlet", "--bot", "racer", "--games", "0"]) == 2
     assert main(["gauntlet", "--bot", "racer", "--editions", "nordic", "--players", "5", "--games", "1"]) == 2
     assert "nothing to play" in capsys.readouterr().err
+
+
+def test_sign_test_is_the_exact_two_sided_binomial() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(3, 3) == 1.0  # an even split is capped at 1
+    assert sign_test(5, 0) == sign_test(0, 5) == 2 / 32
+    assert sign_test(1, 6) == 2 * (1 + 7) / 128
+    assert sign_test(13, 28) == pytest.approx(0.0275, abs=5e-4)  # 2 P(X <= 13), X ~ Bin(41, 1/2)
+
+
+def test_paired_comparison_counts_the_games_only_one_side_won() -> None:
+    a = [(1.0, 10.0), (0.0, -5.0), (1.0, 3.0), (0.5, 0.0)]
+    b = [(1.0, 4.0), (1.0, 2.0), (0.0, -1.0), (0.5, 0.0)]
+    pr = paired_comparison(a, b)
+    assert (pr["games"], pr["a_only"], pr["b_only"]) == (4, 1, 1)
+    assert pr["a_win_rate"] == 2.5 / 4 and pr["b_win_rate"] == 2.5 / 4 and pr["p_sign"] == 1.0
+    assert pr["margin"]["diff"] == pytest.approx((6 - 7 + 4 + 0) / 4)
+    lo, hi = pr["margin"]["ci95"]
+    assert lo < pr["margin"]["diff"] < hi
+    with pytest.raises(ValueError, match="length"):
+        paired_comparison(a, b[:3])
+
+
+def test_a_baseline_plays_the_same_deals_and_seats() -> None:
+    """`medium` is `route_focus`: on the same deals, seats and opponents they play the very same games, so the
+    paired comparison finds no game won by only one of them (a misaligned pairing would)."""
+    match_list, notes = gauntlet.matches("route_focus", ["usa"], [2, 3], ["racer", "medium"], baseline="medium")
+    assert [m.opponent for m in match_list] == ["racer", "racer"] and any("baseline" in n for n in notes)
+    rows, total = gauntlet.run("route_focus", match_list, 4, seed=5, baseline="medium")
+    for row in rows:
+        pr = row["paired"]
+        assert (pr["games"], pr["a_only"], pr["b_only"], pr["p_sign"]) == (4, 0, 0, 1.0)
+        assert pr["a_win_rate"] == pr["b_win_rate"] == row["win_rate"] == row["baseline"]["win_rate"]
+        assert pr["margin"]["diff"] == 0.0
+        assert row["baseline"]["score"] == row["score"]
+    assert total["paired"]["games"] == 8 and total["games"] == 8 and total["baseline"]["decisions"] > 0
+
+
+def test_a_baseline_shows_a_real_difference() -> None:
+    match_list, _ = gauntlet.matches("hard", ["usa"], [2], ["long_route"], baseline="random")
+    rows, _ = gauntlet.run("hard", match_list, 6, seed=1, baseline="random")
+    pr = rows[0]["paired"]
+    assert pr["a_win_rate"] == 1.0 and pr["b_win_rate"] == 0.0  # random never beats long_route; hard always does here
+    assert (pr["a_only"], pr["b_only"]) == (6, 0) and pr["p_sign"] == 2 / 64
+    assert pr["margin"]["diff"] > 0 and pr["margin"]["ci95"][0] > 0
+
+
+def test_cli_baseline_table_records_and_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["gauntlet", "--bot", "hard", "--baseline", "random", "--games", "2", "--players", "2"]
+    assert main([*args, "--opponents", "long_route", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "paired: hard (A) against the baseline random (B)" in text and "exact sign test p = 0.5" in text
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["bots"].count("hard") for r in records] == [1, 1, 0, 0]  # the bot's games, then the baseline's
+    assert [r["seed"] for r in records[:2]] == [r["seed"] for r in records[2:]]
+    assert main([*args, "--opponents", "long_route", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["config"]["baseline"] == "random" and data["matches"][0]["paired"]["a_only"] == 2
+    assert main(["gauntlet", "--bot", "hard", "--baseline", "hard", "--games", "2"]) == 2
+    assert "must differ" in capsys.readouterr().err
+    assert main(["gauntlet", "--bot", "hard", "--baseline", "nobody", "--games", "2"]) == 2
+    assert main([*args, "--opponents", "long_route", "--out", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """ttr gauntlet: one bot against each sparring style (racer, blocker, hoarder and the four FDG 2017
 personas), on the editions and player counts asked, seats rotated and seeds fixed; one table with
-win rates, Wilson 95% intervals, mean scores and the bot's time per decision."""
+win rates, Wilson 95% intervals, mean scores and the bot's time per decision. With ``--baseline B`` the
+same games are played by B too and each row compares the two game by game (an A/B test)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=",".join(GAUNTLET),
         help=f"comma-separated gauntlet bots to play (default: all of {', '.join(GAUNTLET)})",
     )
+    p.add_argument(
+        "--baseline",
+        default=None,
+        help="a second bot played on the same deals, seats and opponents; each row then compares the two game by "
+        "game (win rates, the games only one of them won, exact sign test, mean margin difference)",
+    )
+    p.add_argument("--out", default=None, help="also write every game record as JSON lines to this file")
     p.add_argument("--seed", type=int, default=1, help="first deal seed of every match (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
@@ -41,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..sim import gauntlet
 
     try:
-        for b in {args.bot, *_csv(args.opponents)}:
+        for b in {args.bot, *_csv(args.opponents), *([args.baseline] if args.baseline else [])}:
             make_bot(b)  # fail fast on an unknown name or option
         players = [int(x) for x in _csv(args.players)]
     except (TypeError, ValueError) as exc:
@@ -50,20 +58,44 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("ttr gauntlet: --games must be at least 1", file=sys.stderr)
         return 2
-    match_list, notes = gauntlet.matches(args.bot, _csv(args.editions), players, _csv(args.opponents))
+    if args.baseline == args.bot:
+        print("ttr gauntlet: --baseline must differ from --bot", file=sys.stderr)
+        return 2
+    match_list, notes = gauntlet.matches(args.bot, _csv(args.editions), players, _csv(args.opponents), args.baseline)
     if not match_list:
         print("ttr gauntlet: nothing to play (" + "; ".join(notes) + ")", file=sys.stderr)
         return 2
-    total_games = len(match_list) * args.games
+    total_games = len(match_list) * args.games * (1 if args.baseline is None else 2)
     start = time.perf_counter()
-    progress, on_record = _progress(total_games)
+    progress, advance = _progress(total_games)
     try:
-        rows, total = gauntlet.run(args.bot, match_list, args.games, args.seed, args.jobs, on_record)
+        out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        print(f"ttr gauntlet: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 2
+
+    def on_record(rec: dict[str, Any]) -> None:
+        if out is not None:
+            out.write(json.dumps(rec, sort_keys=True) + "\n")
+        if advance is not None:
+            advance(rec)
+
+    try:
+        rows, total = gauntlet.run(args.bot, match_list, args.games, args.seed, args.jobs, on_record, args.baseline)
     finally:
         if progress is not None:
             progress.stop()
+        if out is not None:
+            out.close()
     elapsed = time.perf_counter() - start
-    config = {"bot": args.bot, "games": args.games, "seed": args.seed, "jobs": args.jobs, "seconds": elapsed}
+    config = {
+        "bot": args.bot,
+        "baseline": args.baseline,
+        "games": args.games,
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "seconds": elapsed,
+    }
     if args.json:
         print(json.dumps({"config": config, "matches": rows, "total": total, "notes": notes}, indent=2))
         return 0
@@ -98,7 +130,7 @@ def _cells(row: dict[str, Any]) -> list[str]:
     return [
         row["edition"],
         str(row["players"]),
-        row["opponent"] if row["players"] == 2 else f"{row['players'] - 1} x {row['opponent']}",
+        _opponent(row),
         str(row["games"]),
         f"{row['win_rate']:.1%}",
         f"{lo:.1%}–{hi:.1%}",
@@ -111,33 +143,80 @@ def _cells(row: dict[str, Any]) -> list[str]:
     ]
 
 
-def print_table(bot: str, rows: list[dict[str, Any]], total: dict[str, Any], config: dict[str, Any], notes: list[str]) -> None:
-    lo, hi = total["win_rate_ci95"]
-    title = f"gauntlet: {bot}, {config['games']} games a match, seed {config['seed']}"
-    footer = (
-        f"all {total['games']} games: {total['win_rate']:.1%} [{lo:.1%}–{hi:.1%}]; {bot} per decision: mean "
-        f"{total['ms_mean']:.2f} ms, median {total['ms_median']:.2f} ms, p99 {total['ms_p99']:.2f} ms over "
-        f"{total['decisions']} decisions; {config['seconds']:.1f} s with {config['jobs']} job(s)"
-    )
-    lines = [*notes, footer]
+PAIRED_COLUMNS = (
+    *("edition", "players", "opponent", "games", "bot wins", "baseline wins", "bot only", "baseline only"),
+    *("p (sign)", "margin A−B", "95% CI", "baseline ms mean"),
+)
+
+
+def _opponent(row: dict[str, Any]) -> str:
+    return row["opponent"] if row["players"] == 2 else f"{row['players'] - 1} x {row['opponent']}"
+
+
+def _paired_cells(row: dict[str, Any]) -> list[str]:
+    pr = row["paired"]
+    margin = pr["margin"]
+    ci = margin["ci95"]
+    return [
+        row["edition"],
+        str(row["players"]),
+        _opponent(row),
+        str(pr["games"]),
+        f"{pr['a_win_rate']:.1%}",
+        f"{pr['b_win_rate']:.1%}",
+        str(pr["a_only"]),
+        str(pr["b_only"]),
+        f"{pr['p_sign']:.3g}",
+        "–" if margin["diff"] is None else f"{margin['diff']:+.1f}",
+        "–" if ci is None else f"{ci[0]:+.1f} to {ci[1]:+.1f}",
+        f"{row['baseline']['ms_mean']:.2f}",
+    ]
+
+
+def _print_rows(title: str, columns: tuple[str, ...], cells: list[list[str]]) -> None:
+    """One table: Rich's where it is installed, plain aligned text otherwise."""
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:
-        table_rows = [list(COLUMNS), *(_cells(r) for r in rows)]
-        widths = [max(len(r[i]) for r in table_rows) for i in range(len(COLUMNS))]
+        table_rows = [list(columns), *cells]
+        widths = [max(len(r[i]) for r in table_rows) for i in range(len(columns))]
         print(title)
         for r in table_rows:
             print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
-        for line in lines:
-            print(line)
         return
     con = Console(width=None if Console().is_terminal else 160)
     table = Table(title=title)
-    for col in COLUMNS:
+    for col in columns:
         table.add_column(col, justify="left" if col in ("edition", "opponent") else "right")
-    for r in rows:
-        table.add_row(*_cells(r))
+    for r in cells:
+        table.add_row(*r)
     con.print(table)
+
+
+def print_table(bot: str, rows: list[dict[str, Any]], total: dict[str, Any], config: dict[str, Any], notes: list[str]) -> None:
+    lo, hi = total["win_rate_ci95"]
+    _print_rows(f"gauntlet: {bot}, {config['games']} games a match, seed {config['seed']}", COLUMNS, [_cells(r) for r in rows])
+    lines = [
+        *notes,
+        f"all {total['games']} games: {total['win_rate']:.1%} [{lo:.1%}–{hi:.1%}]; {bot} per decision: mean "
+        f"{total['ms_mean']:.2f} ms, median {total['ms_median']:.2f} ms, p99 {total['ms_p99']:.2f} ms over "
+        f"{total['decisions']} decisions; {config['seconds']:.1f} s with {config['jobs']} job(s)",
+    ]
+    baseline = config.get("baseline")
+    if baseline:
+        title = f"paired: {bot} (A) against the baseline {baseline} (B) on the same deals, seats and opponents"
+        _print_rows(title, PAIRED_COLUMNS, [_paired_cells(r) for r in rows])
+        pr = total["paired"]
+        margin = pr["margin"]
+        base = total["baseline"]
+        ci = "" if margin["ci95"] is None else f" [{margin['ci95'][0]:+.1f} to {margin['ci95'][1]:+.1f}]"
+        mdiff = "–" if margin["diff"] is None else f"{margin['diff']:+.1f}"
+        lines.append(
+            f"paired over all {pr['games']} games: {bot} {pr['a_win_rate']:.1%}, {baseline} {pr['b_win_rate']:.1%}; "
+            f"only {bot} won {pr['a_only']}, only {baseline} won {pr['b_only']} (exact sign test p = {pr['p_sign']:.3g}); "
+            f"margin A−B {mdiff}{ci}; {baseline} per decision: mean {base['ms_mean']:.2f} ms, "
+            f"median {base['ms_median']:.2f} ms, p99 {base['ms_p99']:.2f} ms"
+        )
     for line in lines:
-        con.print(line)
+        print(line)

@@ -4,6 +4,11 @@ A *match* is (edition, players, opponent): at 2 players the bot against one oppo
 bot against copies of that opponent. Each match is an ordinary tournament schedule of one lineup
 (``tournament.schedule``: seats rotated on the same deal, fixed seeds), run by the tournament
 runner with decision timing on, and summarised by ``stats.tournament_summary`` (Wilson intervals).
+
+With a *baseline* bot the same schedule is played a second time with the baseline in the tested bot's
+seats: game i of both runs has the same deal, seat and opponents (whose seeds depend on the deal and
+the seat only), so the two bots are compared game by game (``stats.paired_comparison``): an A/B test
+that needs far fewer games than comparing two win rates measured apart.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from ..bots import GAUNTLET
 from ..editions import get_edition
 from . import tournament
 from .runner import GameSpec
-from .stats import tournament_summary, wilson
+from .stats import paired_comparison, tournament_summary, wilson
 
 
 @dataclass(frozen=True)
@@ -31,12 +36,18 @@ class Match:
 
 
 def matches(
-    bot: str, editions: Sequence[str], players: Sequence[int], opponents: Sequence[str] | None = None
+    bot: str,
+    editions: Sequence[str],
+    players: Sequence[int],
+    opponents: Sequence[str] | None = None,
+    baseline: str | None = None,
 ) -> tuple[list[Match], list[str]]:
-    """The matches to play, and notes on those left out (an edition's player limits, the bot itself)."""
+    """The matches to play, and notes on those left out (an edition's player limits, the bot itself, the
+    baseline)."""
     out: list[Match] = []
     notes: list[str] = []
     opps = list(opponents) if opponents else list(GAUNTLET)
+    tested = {bot} if baseline is None else {bot, baseline}
     for ed_name in editions:
         lo, hi = get_edition(ed_name).rules.players
         for n in players:
@@ -44,11 +55,13 @@ def matches(
                 notes.append(f"{ed_name} is for {lo}-{hi} players: {n} players skipped")
                 continue
             for opp in opps:
-                if opp == bot:
+                if opp in tested:
                     continue  # a bot against itself tells nothing and its rows would merge
                 out.append(Match(ed_name, n, opp))
     if bot in opps:
         notes.append(f"{bot} is not played against itself")
+    if baseline is not None and baseline in opps and baseline != bot:
+        notes.append(f"{baseline} (the baseline) is not played as an opponent")
     return out, notes
 
 
@@ -105,6 +118,23 @@ def summarise_match(bot: str, match: Match, records: Sequence[dict[str, Any]]) -
     }
 
 
+def outcome(bot: str, rec: dict[str, Any]) -> tuple[float, float]:
+    """`bot`'s (win share, margin over the best other score) in one record (the bot holds one seat)."""
+    seat = rec["bots"].index(bot)
+    scores = rec["result"]["scores"]
+    winners = rec["result"]["winners"]
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    return share, scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+
+
+def paired(bot: str, baseline: str, records: Sequence[dict[str, Any]], base: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The game-by-game comparison of `bot` (in `records`) with `baseline` (in `base`, the same schedule)."""
+    for rec, other in zip(records, base, strict=True):
+        if (rec["seed"], rec["bots"].index(bot)) != (other["seed"], other["bots"].index(baseline)):
+            raise ValueError("the baseline's games are not the same deals and seats as the bot's")
+    return paired_comparison([outcome(bot, r) for r in records], [outcome(baseline, r) for r in base])
+
+
 def run(
     bot: str,
     match_list: Sequence[Match],
@@ -112,19 +142,33 @@ def run(
     seed: int = 1,
     jobs: int = 1,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    baseline: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Play `games` games of every match (one pool for all of them): a summary row per match, and totals."""
+    """Play `games` games of every match (one pool for all of them): a summary row per match, and totals.
+    With a `baseline`, every match is played by the baseline too (the same schedule) and each row and the
+    totals get ``baseline`` (its row) and ``paired`` (``stats.paired_comparison``, the bot as A)."""
     specs: list[GameSpec] = []
     bounds: list[tuple[int, int]] = []
-    for m in match_list:
-        part = [replace(s, timed=True) for s in tournament.schedule(m.edition, m.players, m.lineup(bot), games, seed)]
-        bounds.append((len(specs), len(specs) + len(part)))
-        specs.extend(part)
+    testers = (bot,) if baseline is None else (bot, baseline)
+    for tester in testers:
+        for m in match_list:
+            part = [replace(s, timed=True) for s in tournament.schedule(m.edition, m.players, m.lineup(tester), games, seed)]
+            bounds.append((len(specs), len(specs) + len(part)))
+            specs.extend(part)
     records = tournament.run(specs, "local", jobs, on_record=on_record)
-    rows = [summarise_match(bot, m, records[a:b]) for m, (a, b) in zip(match_list, bounds, strict=True)]
+    k = len(match_list)
+    mine = [records[a:b] for a, b in bounds[:k]]
+    rows = [summarise_match(bot, m, recs) for m, recs in zip(match_list, mine, strict=True)]
     games = sum(r["games"] for r in rows)
     wins = sum(r["wins"] for r in rows)
     lo, hi = wilson(wins, games)
     total = {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "win_rate_ci95": [lo, hi]}
-    total.update(timing(bot_times(bot, records)[0]))
+    total.update(timing(bot_times(bot, records[: bounds[k - 1][1]] if k else [])[0]))
+    if baseline is not None:
+        theirs = [records[a:b] for a, b in bounds[k:]]
+        for m, row, recs, base in zip(match_list, rows, mine, theirs, strict=True):
+            row["baseline"] = summarise_match(baseline, m, base)
+            row["paired"] = paired(bot, baseline, recs, base)
+        total["baseline"] = timing(bot_times(baseline, [r for recs in theirs for r in recs])[0])
+        total["paired"] = paired(bot, baseline, [r for recs in mine for r in recs], [r for recs in theirs for r in recs])
     return rows, total

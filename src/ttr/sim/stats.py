@@ -176,3 +176,48 @@ def mean_difference(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
     if se == 0:
         return {"diff": diff, "ci95": [diff, diff], "p": 1.0 if diff == 0 else 0.0}
     return {"diff": diff, "ci95": [diff - Z95 * se, diff + Z95 * se], "p": math.erfc(abs(diff / se) / math.sqrt(2))}
+
+
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the probability, if neither side were better, of a split of the discordant
+    pairs at least as uneven as `better` against `worse` (binomial with p = 1/2; 1.0 without discordant pairs)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def paired_comparison(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """A against B on the same games: a[i] and b[i] are (win share, score margin) of A and of B in game i of one
+    schedule (the same deal, the same seat, the same opponents). Gives both win rates with Wilson intervals, the
+    discordant games (``a_only``: A did better, ``b_only``: B did), the exact sign test's p over them (it ignores
+    the games both won or both lost, where the deal decided), and the mean paired margin difference (A − B) with
+    a 95% normal interval and p."""
+    if len(a) != len(b):
+        raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
+    n = len(a)
+    wins_a = sum(x for x, _ in a)
+    wins_b = sum(x for x, _ in b)
+    a_only = sum(1 for (x, _), (y, _) in zip(a, b, strict=True) if x > y)
+    b_only = sum(1 for (x, _), (y, _) in zip(a, b, strict=True) if y > x)
+    diffs = [x - y for (_, x), (_, y) in zip(a, b, strict=True)]
+    margin: dict[str, Any] = {"diff": None, "ci95": None, "p": None}
+    if n >= 2:
+        mean = statistics.fmean(diffs)
+        se = statistics.stdev(diffs) / math.sqrt(n)
+        if se == 0:
+            margin = {"diff": mean, "ci95": [mean, mean], "p": 1.0 if mean == 0 else 0.0}
+        else:
+            margin = {"diff": mean, "ci95": [mean - Z95 * se, mean + Z95 * se], "p": math.erfc(abs(mean / se) / math.sqrt(2))}
+    return {
+        "games": n,
+        "a_win_rate": wins_a / n if n else 0.0,
+        "a_win_rate_ci95": list(wilson(wins_a, n)),
+        "b_win_rate": wins_b / n if n else 0.0,
+        "b_win_rate_ci95": list(wilson(wins_b, n)),
+        "a_only": a_only,
+        "b_only": b_only,
+        "p_sign": sign_test(a_only, b_only),
+        "margin": margin,
+    }
