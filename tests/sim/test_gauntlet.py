@@ -129,8 +129,10 @@ def test_cli_baseline_table_records_and_refusals(tmp_path: Path, capsys: pytest.
     text = capsys.readouterr().out
     assert "paired: hard (A) against the baseline random (B)" in text and "exact sign test p = 0.5" in text
     records = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [r["bots"].count("hard") for r in records] == [1, 1, 0, 0]  # the bot's games, then the baseline's
-    assert [r["seed"] for r in records[:2]] == [r["seed"] for r in records[2:]]
+    assert [r["bots"].count("hard") for r in records] == [1, 0, 1, 0]  # each game of the bot, then the baseline's
+    assert [(r["seed"], r["bots"].index("hard")) for r in records[::2]] == [
+        (r["seed"], r["bots"].index("random")) for r in records[1::2]
+    ]
     assert main([*args, "--opponents", "long_route", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["config"]["baseline"] == "random" and data["matches"][0]["paired"]["a_only"] == 2

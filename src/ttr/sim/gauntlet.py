@@ -148,24 +148,23 @@ def run(
     With a `baseline`, every match is played by the baseline too (the same schedule) and each row and the
     totals get ``baseline`` (its row) and ``paired`` (``stats.paired_comparison``, the bot as A)."""
     specs: list[GameSpec] = []
-    bounds: list[tuple[int, int]] = []
     testers = (bot,) if baseline is None else (bot, baseline)
-    for tester in testers:
-        for m in match_list:
-            part = [replace(s, timed=True) for s in tournament.schedule(m.edition, m.players, m.lineup(tester), games, seed)]
-            bounds.append((len(specs), len(specs) + len(part)))
-            specs.extend(part)
+    for m in match_list:
+        by_tester = [tournament.schedule(m.edition, m.players, m.lineup(t), games, seed) for t in testers]
+        for same_game in zip(*by_tester, strict=True):  # a baseline's game right after the bot's: pairs complete early
+            specs.extend(replace(s, timed=True) for s in same_game)
     records = tournament.run(specs, "local", jobs, on_record=on_record)
-    k = len(match_list)
-    mine = [records[a:b] for a, b in bounds[:k]]
+    step = len(testers)
+    size = games * step
+    mine = [records[i * size : (i + 1) * size : step] for i in range(len(match_list))]
     rows = [summarise_match(bot, m, recs) for m, recs in zip(match_list, mine, strict=True)]
     games = sum(r["games"] for r in rows)
     wins = sum(r["wins"] for r in rows)
     lo, hi = wilson(wins, games)
     total = {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "win_rate_ci95": [lo, hi]}
-    total.update(timing(bot_times(bot, records[: bounds[k - 1][1]] if k else [])[0]))
+    total.update(timing(bot_times(bot, records[::step])[0]))
     if baseline is not None:
-        theirs = [records[a:b] for a, b in bounds[k:]]
+        theirs = [records[i * size + 1 : (i + 1) * size : step] for i in range(len(match_list))]
         for m, row, recs, base in zip(match_list, rows, mine, theirs, strict=True):
             row["baseline"] = summarise_match(baseline, m, base)
             row["paired"] = paired(bot, baseline, recs, base)
