@@ -141,3 +141,35 @@ def test_cli_baseline_table_records_and_refusals(tmp_path: Path, capsys: pytest.
     assert main(["gauntlet", "--bot", "hard", "--baseline", "nobody", "--games", "2"]) == 2
     assert main([*args, "--opponents", "long_route", "--out", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_from_file_summarises_a_whole_or_cut_short_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["gauntlet", "--bot", "hard", "--baseline", "random", "--players", "2", "--opponents", "long_route,racer"]
+    assert main([*args, "--games", "2", "--out", str(out), "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert main([*args, "--from", str(out), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["matches"] == played["matches"] and again["total"] == played["total"] and again["notes"] == []
+    lines = out.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:-1]) + "\n")  # the last baseline game is missing: its pair is left out
+    assert main([*args, "--from", str(cut)]) == 0
+    text = capsys.readouterr().out
+    assert "1 record(s) left out" in text and "from " in text
+    assert main(["gauntlet", "--bot", "hard", "--from", str(cut), "--json"]) == 0  # the bot's games alone
+    alone = json.loads(capsys.readouterr().out)
+    assert [m["games"] for m in alone["matches"]] == [2, 2] and alone["notes"] == [
+        "3 record(s) left out (other bots' games, or without their pair)"
+    ]
+    assert main(["gauntlet", "--bot", "planner", "--from", str(out)]) == 2  # no game of this bot
+    assert "no games" in capsys.readouterr().err
+    (tmp_path / "four.jsonl").write_text(json.dumps({"bots": ["hard", "racer", "blocker"]}) + "\n")
+    assert main(["gauntlet", "--bot", "hard", "--from", str(tmp_path / "four.jsonl")]) == 2
+    assert "not a game of hard against one style" in capsys.readouterr().err
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    assert main(["gauntlet", "--bot", "hard", "--from", str(tmp_path / "bad.jsonl")]) == 2
+    assert main(["gauntlet", "--bot", "hard", "--from", str(tmp_path / "missing.jsonl")]) == 2
+    (tmp_path / "empty.jsonl").write_text("")
+    assert main(["gauntlet", "--bot", "hard", "--from", str(tmp_path / "empty.jsonl")]) == 2
+    assert "no games" in capsys.readouterr().err

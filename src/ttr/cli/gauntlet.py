@@ -39,6 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "game (win rates, the games only one of them won, exact sign test, mean margin difference)",
     )
     p.add_argument("--out", default=None, help="also write every game record as JSON lines to this file")
+    p.add_argument(
+        "--from",
+        dest="from_file",
+        default=None,
+        metavar="FILE",
+        help="play nothing: summarise the records of an --out file (a run stopped early too) for --bot (and --baseline)",
+    )
     p.add_argument("--seed", type=int, default=1, help="first deal seed of every match (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
@@ -61,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline == args.bot:
         print("ttr gauntlet: --baseline must differ from --bot", file=sys.stderr)
         return 2
+    if args.from_file:
+        return _summarise_file(args)
     match_list, notes = gauntlet.matches(args.bot, _csv(args.editions), players, _csv(args.opponents), args.baseline)
     if not match_list:
         print("ttr gauntlet: nothing to play (" + "; ".join(notes) + ")", file=sys.stderr)
@@ -96,6 +105,30 @@ def run(args: argparse.Namespace) -> int:
         "jobs": args.jobs,
         "seconds": elapsed,
     }
+    if args.json:
+        print(json.dumps({"config": config, "matches": rows, "total": total, "notes": notes}, indent=2))
+        return 0
+    print_table(args.bot, rows, total, config, notes)
+    return 0
+
+
+def _summarise_file(args: argparse.Namespace) -> int:
+    from ..sim import gauntlet
+
+    try:
+        with open(args.from_file, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        match_list, rows, total, left_out = gauntlet.from_records(args.bot, records, args.baseline)
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+        print(f"ttr gauntlet: cannot summarise {args.from_file}: {exc!r}", file=sys.stderr)
+        return 2
+    if not match_list:
+        print(f"ttr gauntlet: no games in {args.from_file}", file=sys.stderr)
+        return 2
+    notes = [f"{left_out} record(s) left out (other bots' games, or without their pair)"] if left_out else []
+    games = max(r["games"] for r in rows)
+    config = {"bot": args.bot, "baseline": args.baseline, "games": games, "seed": None, "jobs": 0, "seconds": 0.0}
+    config["from"] = args.from_file
     if args.json:
         print(json.dumps({"config": config, "matches": rows, "total": total, "notes": notes}, indent=2))
         return 0
@@ -196,12 +229,14 @@ def _print_rows(title: str, columns: tuple[str, ...], cells: list[list[str]]) ->
 
 def print_table(bot: str, rows: list[dict[str, Any]], total: dict[str, Any], config: dict[str, Any], notes: list[str]) -> None:
     lo, hi = total["win_rate_ci95"]
-    _print_rows(f"gauntlet: {bot}, {config['games']} games a match, seed {config['seed']}", COLUMNS, [_cells(r) for r in rows])
+    source = f"from {config['from']}" if config.get("from") else f"{config['games']} games a match, seed {config['seed']}"
+    _print_rows(f"gauntlet: {bot}, {source}", COLUMNS, [_cells(r) for r in rows])
+    played = "" if config.get("from") else f"; {config['seconds']:.1f} s with {config['jobs']} job(s)"
     lines = [
         *notes,
         f"all {total['games']} games: {total['win_rate']:.1%} [{lo:.1%}–{hi:.1%}]; {bot} per decision: mean "
         f"{total['ms_mean']:.2f} ms, median {total['ms_median']:.2f} ms, p99 {total['ms_p99']:.2f} ms over "
-        f"{total['decisions']} decisions; {config['seconds']:.1f} s with {config['jobs']} job(s)",
+        f"{total['decisions']} decisions{played}",
     ]
     baseline = config.get("baseline")
     if baseline:

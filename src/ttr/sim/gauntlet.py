@@ -75,12 +75,14 @@ def percentile(xs: Sequence[float], q: float) -> float:
 
 
 def bot_times(bot: str, records: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:
-    """Milliseconds per decision of `bot`, and of the other seats, over timed records."""
+    """Milliseconds per decision of `bot`, and of the other seats, over the timed records among `records`."""
     ms: list[float] = []
     opp_ms: list[float] = []
     for rec in records:
-        for seat, name in enumerate(rec["bots"]):
-            (ms if name == bot else opp_ms).extend(rec["decision_ms"][seat])
+        times = rec.get("decision_ms")
+        if times is not None:
+            for seat, name in enumerate(rec["bots"]):
+                (ms if name == bot else opp_ms).extend(times[seat])
     return ms, opp_ms
 
 
@@ -157,17 +159,71 @@ def run(
     step = len(testers)
     size = games * step
     mine = [records[i * size : (i + 1) * size : step] for i in range(len(match_list))]
+    theirs = None if baseline is None else [records[i * size + 1 : (i + 1) * size : step] for i in range(len(match_list))]
+    return summarise(bot, match_list, mine, baseline, theirs)
+
+
+def summarise(
+    bot: str,
+    match_list: Sequence[Match],
+    mine: Sequence[Sequence[dict[str, Any]]],
+    baseline: str | None = None,
+    theirs: Sequence[Sequence[dict[str, Any]]] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rows and totals of `run` from the records of each match: `mine` the bot's, `theirs` the baseline's
+    (the same games, in the same order)."""
     rows = [summarise_match(bot, m, recs) for m, recs in zip(match_list, mine, strict=True)]
     games = sum(r["games"] for r in rows)
     wins = sum(r["wins"] for r in rows)
     lo, hi = wilson(wins, games)
     total = {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "win_rate_ci95": [lo, hi]}
-    total.update(timing(bot_times(bot, records[::step])[0]))
+    total.update(timing(bot_times(bot, [r for recs in mine for r in recs])[0]))
     if baseline is not None:
-        theirs = [records[i * size + 1 : (i + 1) * size : step] for i in range(len(match_list))]
+        assert theirs is not None
         for m, row, recs, base in zip(match_list, rows, mine, theirs, strict=True):
             row["baseline"] = summarise_match(baseline, m, base)
             row["paired"] = paired(bot, baseline, recs, base)
         total["baseline"] = timing(bot_times(baseline, [r for recs in theirs for r in recs])[0])
         total["paired"] = paired(bot, baseline, [r for recs in mine for r in recs], [r for recs in theirs for r in recs])
     return rows, total
+
+
+def from_records(
+    bot: str, records: Sequence[dict[str, Any]], baseline: str | None = None
+) -> tuple[list[Match], list[dict[str, Any]], dict[str, Any], int]:
+    """Summarise the records of a ``ttr gauntlet --out`` file, whole or cut short, without playing: the matches
+    found (in order of first appearance), the rows and totals of `run`, and how many records were left out:
+    games of neither the bot nor the baseline, and with a `baseline` a bot's game whose baseline game is
+    missing (the last one of a run stopped early)."""
+    tested = (bot,) if baseline is None else (bot, baseline)
+    by_match: dict[Match, list[list[dict[str, Any]]]] = {}
+    pending: dict[str, Any] | None = None
+    left_out = 0
+    for rec in records:
+        names = rec["bots"]
+        tester = next((t for t in tested if t in names), None)
+        if tester is None:
+            left_out += 1
+            continue
+        others = {n for n in names if n != tester}
+        if len(others) != 1:
+            raise ValueError(f"a record of {', '.join(names)} is not a game of {tester} against one style")
+        match = Match(rec["edition"], rec["players"], others.pop())
+        slot = by_match.setdefault(match, [[] for _ in tested])
+        if baseline is None:
+            slot[0].append(rec)
+        elif tester == bot:
+            left_out += pending is not None  # a bot's game without its baseline game
+            pending = rec
+        else:
+            if pending is None:
+                raise ValueError("a baseline game without the bot's game before it: not a gauntlet --baseline file")
+            slot[0].append(pending)
+            slot[1].append(rec)
+            pending = None
+    left_out += pending is not None
+    match_list = list(by_match)
+    mine = [by_match[m][0] for m in match_list]
+    theirs = None if baseline is None else [by_match[m][1] for m in match_list]
+    rows, total = summarise(bot, match_list, mine, baseline, theirs)
+    return match_list, rows, total, left_out
