@@ -175,6 +175,9 @@ def test_model_opponents_moves_a_seen_racer_like_one_in_the_playouts() -> None:
         seen.append(bot.racers)
     assert seen == [[other], []]
     assert make_bot("max:model_opponents=true").model_opponents  # type: ignore[attr-defined]
+    # the planner's own short searches take the option too (`hard:model_opponents=true`)
+    hard = make_bot("hard:model_opponents=true")
+    assert hard.searcher.model_opponents and not make_bot("hard").searcher.model_opponents  # type: ignore[attr-defined]
 
 
 @pytest.mark.timeout(60)

@@ -81,13 +81,15 @@ class PlannerBot(ScriptedBot):
         keep_search: int = 0,
         end_search: int = 0,
         end_turns: float = 4.0,
+        model_opponents: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         # keep_search > 0: ticket choices are checked by that many ISMCTS iterations at 2 players
         # (scaled_budget at more), the search advised by this planner's own choice; end_search > 0:
         # the same for every whole turn while the clock says end_turns or fewer; the `hard` level
-        # (docs/tournaments.md, third round).
+        # (docs/tournaments.md, third round). model_opponents: the search's playouts move the opponents
+        # seen racing as racers (ISMCTSBot's option of that name).
         self.keep_search = int(keep_search)
         self.end_search = int(end_search)
         self.end_turns = end_turns
@@ -95,7 +97,13 @@ class PlannerBot(ScriptedBot):
         if self.keep_search > 0 or self.end_search > 0:
             from .ismcts import ISMCTSBot  # the search is advised by a planner: imported here, not at the top
 
-            self.searcher = ISMCTSBot(seed=seed, iterations=self.keep_search or 1, keep_factor=1.0, **SEARCH_OPTIONS)
+            self.searcher = ISMCTSBot(
+                seed=seed,
+                iterations=self.keep_search or 1,
+                keep_factor=1.0,
+                model_opponents=model_opponents,
+                **SEARCH_OPTIONS,
+            )
         # Contested long routes weigh more in the plan (see ``contested``); off by default: contesting
         # from the first turn won more against three racers at 4-player USA (56.0% -> 60.0%, 800
         # games, seed 3001) but lost on Europe (82.5% -> 74.8%) and against three Route Focus bots
