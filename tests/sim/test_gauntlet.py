@@ -91,9 +91,9 @@ def test_paired_comparison_counts_the_games_only_one_side_won() -> None:
     pr = paired_comparison(a, b)
     assert (pr["games"], pr["a_only"], pr["b_only"]) == (4, 1, 1)
     assert pr["a_win_rate"] == 2.5 / 4 and pr["b_win_rate"] == 2.5 / 4 and pr["p_sign"] == 1.0
-    assert pr["margin"]["diff"] == pytest.approx((6 - 7 + 4 + 0) / 4)
-    lo, hi = pr["margin"]["ci95"]
-    assert lo < pr["margin"]["diff"] < hi
+    assert pr["score"]["diff"] == pytest.approx((6 - 7 + 4 + 0) / 4)
+    lo, hi = pr["score"]["ci95"]
+    assert lo < pr["score"]["diff"] < hi
     with pytest.raises(ValueError, match="length"):
         paired_comparison(a, b[:3])
 
@@ -108,7 +108,7 @@ def test_a_baseline_plays_the_same_deals_and_seats() -> None:
         pr = row["paired"]
         assert (pr["games"], pr["a_only"], pr["b_only"], pr["p_sign"]) == (4, 0, 0, 1.0)
         assert pr["a_win_rate"] == pr["b_win_rate"] == row["win_rate"] == row["baseline"]["win_rate"]
-        assert pr["margin"]["diff"] == 0.0
+        assert pr["score"]["diff"] == 0.0
         assert row["baseline"]["score"] == row["score"]
     assert total["paired"]["games"] == 8 and total["games"] == 8 and total["baseline"]["decisions"] > 0
 
@@ -119,7 +119,7 @@ def test_a_baseline_shows_a_real_difference() -> None:
     pr = rows[0]["paired"]
     assert pr["a_win_rate"] == 1.0 and pr["b_win_rate"] == 0.0  # random never beats long_route; hard always does here
     assert (pr["a_only"], pr["b_only"]) == (6, 0) and pr["p_sign"] == 2 / 64
-    assert pr["margin"]["diff"] > 0 and pr["margin"]["ci95"][0] > 0
+    assert pr["score"]["diff"] > 0 and pr["score"]["ci95"][0] > 0
 
 
 def test_cli_baseline_table_records_and_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from ttr.editions import get_edition
 from ttr.engine import Game
 from ttr.sim.lab import SCORE_PARTS, game_facts, lab_summary, length_histogram
 from ttr.sim.runner import GameSpec, play_game
-from ttr.sim.stats import mean_difference, two_proportions
+from ttr.sim.stats import mean_difference, sign_test, two_proportions
 
 
 @functools.cache
@@ -132,9 +132,34 @@ def test_compare_end_to_end(tmp_path: Path, capsys) -> None:
     for title in ("Win rate per bot", "Mean score and where it comes from", "Game length", "Tickets", "Routes"):
         assert f"<h2>{title}" in html
     assert "two-proportion z test" in html and "Mechanisms" not in html  # the USA has no tunnels, ferries, stations
+    # each game compared with its twin on the other side (the same deal and seating)
+    for name in ("planner", "racer"):
+        pr = data["tests"]["paired"][name]
+        share = [[_share(r, name) for r in recs] for recs in (a, b)]
+        assert pr["games"] == 4 and pr["a_only"] == sum(1 for x, y in zip(*share, strict=True) if x > y)
+        assert pr["b_only"] == sum(1 for x, y in zip(*share, strict=True) if y > x)
+        assert pr["p_sign"] == sign_test(pr["a_only"], pr["b_only"])
+        assert f"{pr['a_only']} / {pr['b_only']}" in html
+    assert "p (paired sign test)" in html and "p (paired)" in out
     sources = re.findall(r'(?:src|href)="([^"]*)"', html)
     assert sources and all(s.startswith("data:image/svg+xml;base64,") for s in sources)  # opens from disk, no network
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
+def _share(rec: dict, name: str) -> float:
+    winners = rec["result"]["winners"]
+    return sum(1 for i, n in enumerate(rec["bots"]) if n == name and i in winners) / len(winners)
+
+
+def test_paired_tests_need_the_same_schedule() -> None:
+    from ttr.sim.compare import paired_tests
+
+    game = {"seed": 1, "bots": ["a", "b"], "result": {"winners": [0], "scores": [50, 40]}}
+    twin = {"seed": 1, "bots": ["a", "b"], "result": {"winners": [1], "scores": [30, 45]}}
+    both = paired_tests([game], [twin])
+    assert (both["a"]["a_only"], both["a"]["b_only"], both["b"]["a_only"], both["b"]["b_only"]) == (1, 0, 0, 1)
+    assert both["a"]["score"]["diff"] is None  # one game: no interval
+    assert paired_tests([game], [{**twin, "seed": 2}]) == {} and paired_tests([game], []) == {}
 
 
 def test_compare_rejects_bad_input_with_one_line(tmp_path: Path, capsys) -> None:

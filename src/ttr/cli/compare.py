@@ -43,6 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the tests (B against A) as JSON instead of a table")
 
 
+def _p(p: float | None) -> str:
+    return "—" if p is None else "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def _advance(progress: Any, task: Any, _record: dict[str, Any]) -> None:
     progress.update(task, advance=1)
 
@@ -124,18 +128,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"config": config, "tests": results}, indent=2))
     else:
-        out = Console()
+        out = Console(width=None if Console().is_terminal else 160)
         table = Table(title=f"{a['label']} = {config['a']['described']}   vs   {b['label']} = {config['b']['described']}")
-        for col in ("bot", f"{a['label']} win", f"{b['label']} win", "B − A", "p", f"{a['label']} score", f"{b['label']} score"):
+        columns = ("bot", f"{a['label']} win", f"{b['label']} win", "B − A", "p", "better on A / B", "p (paired)")
+        for col in (*columns, f"{a['label']} score", f"{b['label']} score"):
             table.add_column(col, justify="right")
         for name, t in results["win_rate"].items():
             x, y = a["summary"]["bots"][name], b["summary"]["bots"][name]
+            pr = results["paired"].get(name)
             table.add_row(
                 name,
                 f"{x['win_rate']:.1%}",
                 f"{y['win_rate']:.1%}",
                 f"{100 * t['diff']:+.1f} pts",
-                "< 0.001" if t["p"] is not None and t["p"] < 0.001 else f"{t['p']:.3f}" if t["p"] is not None else "—",
+                _p(t["p"]),
+                "—" if pr is None else f"{pr['a_only']} / {pr['b_only']}",
+                "—" if pr is None else _p(pr["p_sign"]),
                 f"{x['mean_score']:.1f}",
                 f"{y['mean_score']:.1f}",
             )

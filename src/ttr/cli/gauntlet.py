@@ -188,7 +188,7 @@ def _opponent(row: dict[str, Any]) -> str:
 
 def _paired_cells(row: dict[str, Any]) -> list[str]:
     pr = row["paired"]
-    margin = pr["margin"]
+    margin = pr["score"]
     ci = margin["ci95"]
     return [
         row["edition"],
@@ -243,7 +243,7 @@ def print_table(bot: str, rows: list[dict[str, Any]], total: dict[str, Any], con
         title = f"paired: {bot} (A) against the baseline {baseline} (B) on the same deals, seats and opponents"
         _print_rows(title, PAIRED_COLUMNS, [_paired_cells(r) for r in rows])
         pr = total["paired"]
-        margin = pr["margin"]
+        margin = pr["score"]
         base = total["baseline"]
         ci = "" if margin["ci95"] is None else f" [{margin['ci95'][0]:+.1f} to {margin['ci95'][1]:+.1f}]"
         mdiff = "–" if margin["diff"] is None else f"{margin['diff']:+.1f}"

@@ -17,7 +17,7 @@ from typing import Any
 from ..editions import get_edition
 from . import tournament
 from .lab import SCORE_PARTS, facts_for, lab_summary
-from .stats import mean_difference, tournament_summary, two_proportions
+from .stats import mean_difference, paired_comparison, tournament_summary, two_proportions
 
 
 @dataclass
@@ -61,7 +61,8 @@ def play_side(
 
 
 def tests(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """B against A: win rate per bot (two-proportion z test), mean score and its parts (Welch), game length."""
+    """B against A: win rate per bot (two-proportion z test), mean score and its parts (Welch), game length;
+    and per bot the same games compared one by one (``paired``, see paired_tests)."""
     out: dict[str, Any] = {"win_rate": {}, "score": {}, "turns": mean_difference(b["lab"]["turns"], a["lab"]["turns"])}
     for name in sorted(set(a["summary"]["bots"]) & set(b["summary"]["bots"])):
         x, y = a["summary"]["bots"][name], b["summary"]["bots"][name]
@@ -70,6 +71,31 @@ def tests(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             key: mean_difference(b["per_seat"][name][key], a["per_seat"][name][key])
             for key in ("total", *(k for k, _ in SCORE_PARTS))
         }
+    out["paired"] = paired_tests(a["records"], b["records"])
+    return out
+
+
+def _bot_in_game(name: str, rec: dict[str, Any]) -> tuple[float, float]:
+    """`name`'s (win share, mean score) in one game, over the seats it holds."""
+    seats = [i for i, n in enumerate(rec["bots"]) if n == name]
+    winners = rec["result"]["winners"]
+    scores = rec["result"]["scores"]
+    share = sum(1 for i in seats if i in winners) / len(winners) if winners else 0.0
+    return share, sum(scores[i] for i in seats) / len(seats)
+
+
+def paired_tests(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Game i of both sides has the same deal seed and seating, so each bot is compared game by game
+    (``stats.paired_comparison``, A as its A): the games in which its win share was larger on one side, the
+    exact sign test over them, and the mean paired difference of its score (A − B). A difference in rules
+    that helps a bot shows in these before it shows in two win rates measured apart, because the deal, which
+    decides most games, is the same on both sides. Empty if the sides' games are not the same schedule."""
+    if len(a) != len(b) or any((x["seed"], x["bots"]) != (y["seed"], y["bots"]) for x, y in zip(a, b, strict=True)):
+        return {}
+    out: dict[str, Any] = {}
+    for name in sorted({n for rec in a for n in rec["bots"]}):
+        games = [(x, y) for x, y in zip(a, b, strict=True) if name in x["bots"]]
+        out[name] = paired_comparison([_bot_in_game(name, x) for x, _ in games], [_bot_in_game(name, y) for _, y in games])
     return out
 
 

@@ -148,7 +148,8 @@ def run(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games of every match (one pool for all of them): a summary row per match, and totals.
     With a `baseline`, every match is played by the baseline too (the same schedule) and each row and the
-    totals get ``baseline`` (its row) and ``paired`` (``stats.paired_comparison``, the bot as A)."""
+    totals get ``baseline`` (its row) and ``paired`` (``stats.paired_comparison``, the bot as A, its score being
+    the margin over the best other score)."""
     specs: list[GameSpec] = []
     testers = (bot,) if baseline is None else (bot, baseline)
     for m in match_list:

@@ -183,8 +183,15 @@ def win_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
     head = ["bot"]
     for s in sides:
         head += [f"{s['label']}: seats", f"{s['label']}: win rate", f"{s['label']}: 95% CI"]
+    paired: dict[str, Any] = {}
     if len(sides) == 2:
         head += ["difference (B − A)", "95% CI", "z", "p (two-proportion z test)"]
+        if all("records" in s for s in sides):
+            from .compare import paired_tests
+
+            paired = paired_tests(sides[0]["records"], sides[1]["records"])
+        if paired:
+            head += ["games better on A / on B", "p (paired sign test)"]
     rows = []
     for n in names:
         cells: list[Any] = [n]
@@ -213,8 +220,19 @@ def win_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 mark = t["p"] is not None and t["p"] < SIGNIFICANT
             else:
                 cells += ["—"] * 4
+            if paired:
+                pr = paired.get(n)
+                cells += ["—", "—"] if pr is None else [f"{pr['a_only']} / {pr['b_only']}", _p(pr["p_sign"])]
+                mark = mark or (pr is not None and pr["p_sign"] < SIGNIFICANT)
         rows.append(row(*cells, mark=mark))
     notes = ["Shared wins count fractionally. Percentage points; highlighted rows: p < 0.05."] if len(sides) == 2 else []
+    if paired:
+        notes.append(
+            "Both sides played the same deals and seatings, so each game is compared with its twin: the games in "
+            "which the bot's win share was larger on A, and on B, and the exact sign test over them (the games "
+            "with the same result on both sides, decided by the deal, are left out). It is more sensitive than "
+            "the two-proportion test."
+        )
     return section("wins", "Win rate per bot", [table(head, rows)], [figure(fig_win_rates(sides), "win rates")], notes)
 
 

@@ -189,11 +189,12 @@ def sign_test(better: int, worse: int) -> float:
 
 
 def paired_comparison(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> dict[str, Any]:
-    """A against B on the same games: a[i] and b[i] are (win share, score margin) of A and of B in game i of one
-    schedule (the same deal, the same seat, the same opponents). Gives both win rates with Wilson intervals, the
-    discordant games (``a_only``: A did better, ``b_only``: B did), the exact sign test's p over them (it ignores
-    the games both won or both lost, where the deal decided), and the mean paired margin difference (A − B) with
-    a 95% normal interval and p."""
+    """A against B on the same games: a[i] and b[i] are (win share, a score) of A and of B in game i of one
+    schedule (the same deal and seats; ``ttr gauntlet`` uses the margin over the best other score, ``ttr
+    compare`` the mean score). Gives both win rates with Wilson intervals, the discordant games (``a_only``:
+    A's share was larger, ``b_only``: B's was), the exact sign test's p over them (it ignores the games where
+    both did the same, which the deal decided), and the mean paired score difference (A − B) with a 95%
+    normal interval and p (``score``)."""
     if len(a) != len(b):
         raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
     n = len(a)
@@ -202,14 +203,14 @@ def paired_comparison(a: Sequence[tuple[float, float]], b: Sequence[tuple[float,
     a_only = sum(1 for (x, _), (y, _) in zip(a, b, strict=True) if x > y)
     b_only = sum(1 for (x, _), (y, _) in zip(a, b, strict=True) if y > x)
     diffs = [x - y for (_, x), (_, y) in zip(a, b, strict=True)]
-    margin: dict[str, Any] = {"diff": None, "ci95": None, "p": None}
+    score: dict[str, Any] = {"diff": None, "ci95": None, "p": None}
     if n >= 2:
         mean = statistics.fmean(diffs)
         se = statistics.stdev(diffs) / math.sqrt(n)
         if se == 0:
-            margin = {"diff": mean, "ci95": [mean, mean], "p": 1.0 if mean == 0 else 0.0}
+            score = {"diff": mean, "ci95": [mean, mean], "p": 1.0 if mean == 0 else 0.0}
         else:
-            margin = {"diff": mean, "ci95": [mean - Z95 * se, mean + Z95 * se], "p": math.erfc(abs(mean / se) / math.sqrt(2))}
+            score = {"diff": mean, "ci95": [mean - Z95 * se, mean + Z95 * se], "p": math.erfc(abs(mean / se) / math.sqrt(2))}
     return {
         "games": n,
         "a_win_rate": wins_a / n if n else 0.0,
@@ -219,5 +220,5 @@ def paired_comparison(a: Sequence[tuple[float, float]], b: Sequence[tuple[float,
         "a_only": a_only,
         "b_only": b_only,
         "p_sign": sign_test(a_only, b_only),
-        "margin": margin,
+        "score": score,
     }
