@@ -175,9 +175,33 @@ def test_model_opponents_moves_a_seen_racer_like_one_in_the_playouts() -> None:
         seen.append(bot.racers)
     assert seen == [[other], []]
     assert make_bot("max:model_opponents=true").model_opponents  # type: ignore[attr-defined]
+    # racer_prior: an opponent whose style cannot be read yet races in that share of the sampled worlds
+    fresh = Game("usa", 2, 5)
+    p = fresh.current
+    while fresh.phase == "setup":  # both keep their tickets; nobody has claimed anything
+        fresh.step(make_bot("planner", seed=fresh.current).act(fresh.view(fresh.current), fresh.legal_actions()))
+    drawn: dict[float, list[list[int]]] = {}
+    for prior in (1.0, 0.5, 0.0):
+        bot = ISMCTSBot(seed=1, iterations=40, racer_prior=prior)
+        bot.world = _recording(bot.world, bot, drawn.setdefault(prior, []))  # type: ignore[method-assign]
+        assert bot.model_opponents == (prior > 0) and fresh.is_legal(bot.act(fresh.view(p), fresh.legal_actions()))
+    assert drawn[1.0] and all(r == [1 - p] for r in drawn[1.0])
+    assert [] in drawn[0.5] and [1 - p] in drawn[0.5]
+    assert drawn[0.0] and all(r == [] for r in drawn[0.0])
     # the planner's own short searches take the option too (`hard:model_opponents=true`)
     hard = make_bot("hard:model_opponents=true")
     assert hard.searcher.model_opponents and not make_bot("hard").searcher.model_opponents  # type: ignore[attr-defined]
+
+
+def _recording(world, bot: ISMCTSBot, out: list[list[int]]):  # type: ignore[no-untyped-def]
+    """`bot.world`, also noting the racers drawn for each world."""
+
+    def wrapped(*args):  # type: ignore[no-untyped-def]
+        game = world(*args)
+        out.append(list(bot.racers))
+        return game
+
+    return wrapped
 
 
 @pytest.mark.timeout(60)

@@ -347,6 +347,12 @@ def test_seen_racers_reads_style_from_public_play_only() -> None:
     ones = [r for r in range(info.nroutes) if info.length[r] == 1]
     assert seen_racers(scripted({0: sixes[:3], 1: [sixes[3], ones[0]]}, [2, 2, 2, 2])) == []  # mean 3.5: below the bar
     assert seen_racers(scripted({0: sixes[:3], 1: [sixes[3], twos[0]]}, [2, 2, 2, 2])) == [1]  # mean 4: racing; never us
+    from ttr.bots.situation import racer_evidence
+
+    # undecided: few tickets and fewer than two claims (seat 2 drew tickets, seat 3 builds short: decided)
+    assert racer_evidence(v) == ([1], [])
+    assert racer_evidence(scripted({1: sixes[:1], 3: twos[:1]}, [3, 2, 2, 2])) == ([], [1, 2, 3])
+    assert racer_evidence(scripted({}, [3, 2, 3, 2])) == ([], [1, 3])
     # the hidden part of the view plays no role: another hand and other tickets of ours read the same
     v2 = scripted({1: sixes[:2]}, [3, 2, 2, 2])
     v2.hand = [0] * len(v2.hand)

@@ -21,6 +21,7 @@ Budget: ``iterations`` per move (deterministic for a given seed), or ``time_per_
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 from collections.abc import Hashable, Sequence
@@ -46,7 +47,7 @@ from .determinize import determinize
 from .memory import Memory
 from .planner import PLAIN_EDITIONS, PlannerBot
 from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
-from .situation import seen_racers
+from .situation import racer_evidence
 from .tactics import best_passenger_move, card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
@@ -111,14 +112,19 @@ class ISMCTSBot(Bot):
         leaf_steps: int = 0,
         weights: str | None = None,
         model_opponents: bool = False,
+        racer_prior: float = 0.0,
         verify: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         # model_opponents: opponents whose public play looks like a racer's (situation.seen_racers)
-        # move like one in the playouts (RolloutPolicy.race); off by default (docs/bots.md)
-        self.model_opponents = model_opponents
+        # move like one in the playouts (RolloutPolicy.race); off by default (docs/bots.md).
+        # racer_prior > 0 (implies model_opponents): in each sampled world, an opponent whose style public
+        # play cannot tell yet (situation.racer_evidence) is a racer with this probability
+        self.racer_prior = float(racer_prior)
+        self.model_opponents = model_opponents or self.racer_prior > 0
         self.racers: list[int] = []
+        self.undecided: list[int] = []  # set per search: the opponents drawn as racers or not in each world
         # leaf_steps > 0: playouts stop after that many moves and the learned value network
         # (ttr.learn.value; `weights` or the shipped ones) scores the position from our view
         self.leaf_steps = int(leaf_steps)
@@ -266,7 +272,9 @@ class ISMCTSBot(Bot):
         me = view.me
         assert me is not None
         self.playout_tempo = self.tempo_playouts and view.edition.id not in PLAIN_EDITIONS
-        self.racers = seen_racers(view) if self.model_opponents else []
+        seen, undecided = racer_evidence(view) if self.model_opponents else ([], [])
+        self.racers = seen
+        self.undecided = undecided if self.racer_prior > 0 else []
         self.playout_memo = {}
         root = Node()
         for a in candidates:
@@ -286,7 +294,7 @@ class ISMCTSBot(Bot):
             while spent == 0 or (
                 (not budget or spent + len(group) <= quota) and (round_end is None or time.perf_counter() < round_end)
             ):
-                world = determinize(view, self.memory, rng)
+                world = self.world(view, rng, seen)
                 base = self.iterate(root, world.clone(), me, advice)
                 for a in alive:
                     diffs[a].append(self.iterate(root, world.clone(), me, a) - base)
@@ -305,7 +313,7 @@ class ISMCTSBot(Bot):
             fresh = Node()
             fresh.children = {advice: Node(1.0), best: Node()}
             for _ in range(self.verify):
-                world = determinize(view, self.memory, rng)
+                world = self.world(view, rng, seen)
                 base = self.iterate(fresh, world.clone(), me, advice)
                 verified.append(self.iterate(fresh, world.clone(), me, best) - base)
             done += 2 * self.verify
@@ -320,6 +328,13 @@ class ISMCTSBot(Bot):
             "verified": round(statistics.fmean(verified), 4) if verified else None,
         }
         return best
+
+    def world(self, view: PlayerView, rng: random.Random, seen: list[int]) -> Game:
+        """A determinization of `view`; with ``racer_prior`` it also draws which undecided opponents race in
+        it (``racers``, read by the playouts of every move compared in this world)."""
+        if self.undecided:
+            self.racers = seen + [q for q in self.undecided if rng.random() < self.racer_prior]
+        return determinize(view, self.memory, rng)
 
     def lower_bound(self, diffs: list[float]) -> float:
         """The mean paired gain less ``confidence`` standard errors (one whole point with a single sample)."""

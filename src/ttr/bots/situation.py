@@ -74,23 +74,31 @@ def seen_racers(view: PlayerView) -> list[int]:
     ``RACER_MIN_CLAIMS`` routes averaging ``RACER_MIN_MEAN_LENGTH`` trains or more and holds no more
     tickets than the fewest the setup lets a player keep (it has never drawn and kept more).
     """
+    return racer_evidence(view)[0]
+
+
+def racer_evidence(view: PlayerView) -> tuple[list[int], list[int]]:
+    """(the opponents seen racing (``seen_racers``), those whose style public play cannot tell yet): an
+    opponent is undecided while it holds no more tickets than the fewest a player may keep and has claimed
+    fewer than ``RACER_MIN_CLAIMS`` routes. The others play like ticket builders."""
     info = map_info(view.edition)
-    rules = view.edition.rules
-    fewest = rules.initial_tickets.keep_min
+    fewest = view.edition.rules.initial_tickets.keep_min
     claimed = [0] * view.players
     trains = [0] * view.players
     for r, o in enumerate(view.route_owner):
         if o >= 0:
             claimed[o] += 1
             trains[o] += info.length[r]
-    return [
-        q
-        for q in range(view.players)
-        if q != view.me
-        and claimed[q] >= RACER_MIN_CLAIMS
-        and trains[q] >= RACER_MIN_MEAN_LENGTH * claimed[q]
-        and view.ticket_counts[q] <= fewest
-    ]
+    seen: list[int] = []
+    undecided: list[int] = []
+    for q in range(view.players):
+        if q == view.me or view.ticket_counts[q] > fewest:
+            continue
+        if claimed[q] < RACER_MIN_CLAIMS:
+            undecided.append(q)
+        elif trains[q] >= RACER_MIN_MEAN_LENGTH * claimed[q]:
+            seen.append(q)
+    return seen, undecided
 
 
 def hand_weights(info: MapInfo, rules: Rules, weights: Sequence[float], hand: Sequence[int], share: float) -> list[float]:
