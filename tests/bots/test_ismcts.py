@@ -10,6 +10,7 @@ from ttr.bots.board import ROUTE_OVERHEAD
 from ttr.bots.ismcts import ISMCTSBot
 from ttr.bots.planner import PlannerBot
 from ttr.engine import Game
+from ttr.engine.phases import Phase
 
 
 def midgame(edition: str = "usa", players: int = 2, seed: int = 5, steps: int = 40) -> Game:
@@ -111,6 +112,25 @@ def test_ticket_clock_keeps_late_ticket_draws_out_of_the_root_moves() -> None:
     assert not draws(late, ticket_clock=1)
     assert draws(early, ticket_clock=1)
     assert not draws(early, ticket_clock=2)  # denver-el-paso is still to be built
+
+
+def test_a_passenger_trip_is_a_root_move_only_as_the_advice() -> None:
+    """The playouts make no trips, so a trip next to moves whose passengers are then never used would
+    always look better; it is searched only when the planner advises it (Märklin, docs/bots.md)."""
+    game = Game("marklin", 2, 3)
+    bots = [make_bot("planner", seed=i) for i in range(2)]
+    held_back = 0
+    while not game.is_over and held_back < 3:
+        p = game.current
+        view, legal = game.view(p), game.legal_actions()
+        if game.phase == Phase.TURN and any(a.type == "move_passenger" for a in legal):
+            bot = ISMCTSBot(seed=1, iterations=10, tempo_advisor=True)
+            advice = bot.advisor.act(view, legal)
+            trips = [a for a in bot.candidates(view, legal, advice) if a.type == "move_passenger"]
+            assert trips == ([advice] if advice.type == "move_passenger" else [])
+            held_back += advice.type != "move_passenger"
+        game.step(bots[p].act(view, legal))
+    assert held_back == 3
 
 
 def test_planner_keep_search_checks_its_ticket_choice() -> None:

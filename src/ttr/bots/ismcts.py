@@ -9,8 +9,11 @@ policy and backs up the result (a win share blended with the final score margin)
 
 Root moves: the planner's advice plus a pruned set (planned routes the hand pays for and the
 best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw (with
-``ticket_clock``, only while the clock allows it, see ``tickets_in_time``), a station rescue, the
-best passenger trip); at ticket choices, the planner's best few subsets.
+``ticket_clock``, only while the clock allows it, see ``tickets_in_time``) and a station rescue;
+at ticket choices, the planner's best few subsets. A passenger trip is a root move only as the
+advice: the playouts make no trips, so a trip now would always look better than keeping the
+passengers for a longer network later (on Märklin that made `max` travel at mid-game and collect
+23.6 merchandise points a game against `hard`'s 39.3).
 They are compared by successive halving in shared worlds (see ``search``); a move replaces the
 advice only on evidence. Second cards, tunnel payments and passenger placement are the planner's.
 
@@ -48,7 +51,7 @@ from .memory import Memory
 from .planner import PLAIN_EDITIONS, PlannerBot
 from .rollout import TICKET_MIN_ALL, RolloutPolicy, play_out
 from .situation import racer_evidence
-from .tactics import best_passenger_move, card_values
+from .tactics import card_values
 
 SCORE_SCALE = 15.0  # points of margin that move the reward most
 
@@ -240,9 +243,6 @@ class ISMCTSBot(Bot):
         rescue = self.advisor.station_rescue(s, legal)
         if rescue is not None:
             out.append(rescue)
-        trip, _ = best_passenger_move(view, legal)
-        if trip is not None:
-            out.append(trip)
         unique: dict[Action, None] = dict.fromkeys(out)
         return list(unique)
 
