@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from positions import scenario
-from ttr.bots.rollout import TICKET_MIN_ALL, TICKET_MIN_TRAINS, RolloutPolicy, play_out
+from ttr.bots.rollout import TICKET_MIN_ALL, TICKET_MIN_TRAINS, TRIP_RULES, RolloutPolicy, play_out
 from ttr.editions import get_edition
 from ttr.engine import Action, Game
 from ttr.engine.actions import DRAW_TICKETS, KEEP_TICKETS
@@ -219,3 +219,22 @@ def test_a_modelled_racer_claims_long_routes_and_draws_no_tickets() -> None:
     building, _ = mean_claim(())
     assert racer_draws == 0
     assert racing >= 4.0 > building
+
+
+def test_marklin_passengers_travel_as_the_end_nears() -> None:
+    """Märklin playouts collect merchandise: each player's passengers travel late in the game (TRIP_RULES)
+    along its own routes, for the points the engine scores; with every player still far from the end no
+    passenger moves."""
+    trips = merchandise = 0
+    for seed in range(4):
+        game = Game("marklin", 2, seed)
+        policy = RolloutPolicy(game)
+        while not game.is_over:
+            p, action = game.current, policy.act(game)
+            before = game.scores[p]
+            game.step(action)
+            if action.type == "move_passenger":
+                assert min(game.trains) <= TRIP_RULES[-1][0] or game.final_turns >= 0
+                trips += 1
+                merchandise += game.scores[p] - before
+    assert trips >= 4 and merchandise >= 6 * trips

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from positions import BLIND, claim, faceup, keep, refused, scenario, started
+from ttr.bots import make_bot
 from ttr.editions import get_edition, load_edition_file, parse_edition
 from ttr.engine import Action, Game, MalformedAction, PositionError
 from ttr.errors import EditionError
@@ -97,6 +98,22 @@ def test_station_and_passenger_actions_do_not_exist_in_usa(table: Game) -> None:
         "no_passenger",
         "no passenger on 'atlanta'",
     )
+
+
+def test_a_passenger_trip_built_without_cards_spends_none() -> None:
+    """An Action built in code may leave `cards` out: the trip is checked and played as one with no
+    passenger cards (it once passed the check and then failed half-applied)."""
+    game = Game("marklin", 2, 3)
+    bots = [make_bot("planner", seed=i) for i in range(2)]
+    while not (trips := [a for a in game.legal_actions() if a.type == "move_passenger" and not any(a.cards or ())]):
+        p = game.current
+        game.step(bots[p].act(game.view(p), game.legal_actions()))
+    twin = game.clone()
+    game.step(trips[0])
+    twin.step(Action(trips[0].type, city=trips[0].city, path=trips[0].path))
+    mine, theirs = twin.to_dict(), game.to_dict()
+    assert [Action.from_json(a) for a in mine.pop("history")] == [Action.from_json(a) for a in theirs.pop("history")]
+    assert mine == theirs
 
 
 def test_unknown_ticket_choice_after_a_draw(table: Game) -> None:

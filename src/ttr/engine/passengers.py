@@ -88,8 +88,9 @@ def check_trail(g: Game, p: int, a: Action) -> tuple[int, list[int], list[int]]:
 
 def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], cards: Cards, ev: list[Event] | None) -> None:
     start, _, entered = checked
-    g.hands[p][PASSENGER] -= cards[PASSENGER]
-    g.discard.extend([PASSENGER] * cards[PASSENGER])
+    spent = cards[PASSENGER] if cards else 0  # no cards given: none spent (as check_trail reads it)
+    g.hands[p][PASSENGER] -= spent
+    g.discard.extend([PASSENGER] * spent)
     once = g.rules.passenger_one_token_per_city
     visited = {start}
     taken = []
