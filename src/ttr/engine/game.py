@@ -373,7 +373,7 @@ class Game:
         elif kind == PLACE_PASSENGER:
             passengers.place(self, p, checked, ev)
         elif kind == MOVE_PASSENGER:
-            passengers.move_passenger(self, p, checked, a.cards, ev)  # type: ignore[arg-type]
+            passengers.move_passenger(self, p, checked, a.cards or passengers.NO_CARDS, ev)
         elif kind == PASS:
             self.pass_streak += 1
             if ev is not None:

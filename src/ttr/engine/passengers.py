@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PASSENGER_UNPLACED = -1
 PASSENGER_GONE = -2
+NO_CARDS: Cards = (0,) * NCARDS  # a trip whose Action gives no cards spends none
 TRAIL_SEARCH_LIMIT = 20000  # states expanded per passenger when offering trips (trails.best_trails)
 
 
@@ -48,7 +49,7 @@ def check_trail(g: Game, p: int, a: Action) -> tuple[int, list[int], list[int]]:
     start = ed.city_index.get(a.city, -1)  # type: ignore[arg-type]
     if start < 0 or start not in g.passengers[p]:
         raise IllegalAction(f"you have no passenger on {a.city!r}", "no_passenger")
-    cards = a.cards or (0,) * NCARDS
+    cards = a.cards or NO_CARDS
     if any(k for i, k in enumerate(cards) if i != PASSENGER):
         raise IllegalAction("only passenger cards are discarded to move a passenger", "bad_payment")
     if not a.path:
@@ -88,7 +89,7 @@ def check_trail(g: Game, p: int, a: Action) -> tuple[int, list[int], list[int]]:
 
 def move_passenger(g: Game, p: int, checked: tuple[int, list[int], list[int]], cards: Cards, ev: list[Event] | None) -> None:
     start, _, entered = checked
-    spent = cards[PASSENGER] if cards else 0  # no cards given: none spent (as check_trail reads it)
+    spent = cards[PASSENGER]
     g.hands[p][PASSENGER] -= spent
     g.discard.extend([PASSENGER] * spent)
     once = g.rules.passenger_one_token_per_city
