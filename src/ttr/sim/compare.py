@@ -123,7 +123,7 @@ def write_compare(directory: str | Path, a: dict[str, Any], b: dict[str, Any], c
         "means with a Welch (normal) test. With many rows, some p < 0.05 happen by chance.",
     ]
     title = f"ttr compare: {describe(a['edition'], a['options'])} vs {describe(b['edition'], b['options'])}"
-    html = labreport.render(title, intro, labreport.lab_sections(sides))
+    html = labreport.render(title, intro, labreport.lab_sections(sides, results["paired"]))
     html_path = out / "compare.html"
     html_path.write_text(html, encoding="utf-8")
     return html_path, json_path

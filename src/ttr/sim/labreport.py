@@ -178,18 +178,15 @@ def _bot_names(sides: Sequence[dict[str, Any]]) -> list[str]:
     return sorted({b for s in sides for b in s["summary"]["bots"]})
 
 
-def win_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def win_section(sides: Sequence[dict[str, Any]], paired: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Win rates per bot; with two sides also their difference, and with `paired` (``compare.paired_tests``
+    of the two sides' games) the game-by-game comparison."""
     names = _bot_names(sides)
     head = ["bot"]
     for s in sides:
         head += [f"{s['label']}: seats", f"{s['label']}: win rate", f"{s['label']}: 95% CI"]
-    paired: dict[str, Any] = {}
     if len(sides) == 2:
         head += ["difference (B − A)", "95% CI", "z", "p (two-proportion z test)"]
-        if all("records" in s for s in sides):
-            from .compare import paired_tests
-
-            paired = paired_tests(sides[0]["records"], sides[1]["records"])
         if paired:
             head += ["games better on A / on B", "p (paired sign test)"]
     rows = []
@@ -410,8 +407,8 @@ def mechanism_section(sides: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return section("mechanisms", "Mechanisms", [table(head, rows)], [figure(fig, "mechanisms")] if fig else [], notes)
 
 
-def lab_sections(sides: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = [win_section(sides), score_section(sides), length_section(sides), ticket_section(sides), route_section(sides)]
+def lab_sections(sides: Sequence[dict[str, Any]], paired: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    out = [win_section(sides, paired), score_section(sides), length_section(sides), ticket_section(sides), route_section(sides)]
     mech = mechanism_section(sides)
     if mech:
         out.append(mech)
