@@ -11,9 +11,9 @@ Root moves: the planner's advice plus a pruned set (planned routes the hand pays
 best-paying routes, a blind card and the most useful kinds of face-up card, a ticket draw (with
 ``ticket_clock``, only while the clock allows it, see ``tickets_in_time``) and a station rescue;
 at ticket choices, the planner's best few subsets. A passenger trip is a root move only as the
-advice: the playouts make no trips, so a trip now would always look better than keeping the
-passengers for a longer network later (on Märklin that made `max` travel at mid-game and collect
-23.6 merchandise points a game against `hard`'s 39.3).
+advice: the playouts make trips only as the end nears (``rollout.TRIP_RULES``), so a trip now would
+look better than keeping the passenger for a longer network later (when they made none, `max`
+travelled at mid-game on Märklin and collected 23.6 merchandise points a game against `hard`'s 39.3).
 They are compared by successive halving in shared worlds (see ``search``); a move replaces the
 advice only on evidence. Second cards, tunnel payments and passenger placement are the planner's.
 
