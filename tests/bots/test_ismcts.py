@@ -115,8 +115,8 @@ def test_ticket_clock_keeps_late_ticket_draws_out_of_the_root_moves() -> None:
 
 
 def test_a_passenger_trip_is_a_root_move_only_as_the_advice() -> None:
-    """The playouts make no trips, so a trip next to moves whose passengers are then never used would
-    always look better; it is searched only when the planner advises it (Märklin, docs/bots.md)."""
+    """The playouts make trips only as the end nears, so a trip now would look better than keeping the
+    passenger for a longer network; it is searched only when the planner advises it (Märklin, docs/bots.md)."""
     game = Game("marklin", 2, 3)
     bots = [make_bot("planner", seed=i) for i in range(2)]
     held_back = 0
