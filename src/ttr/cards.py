@@ -15,7 +15,7 @@ NO_CARD = -1  # an empty market slot
 Cards = tuple[int, ...]  # counts indexed like CARD_NAMES
 
 
-def cards_from_dict(counts: dict[str, int]) -> Cards:
+def cards_from_dict(counts: dict[str, object]) -> Cards:
     """{'orange': 3, 'locomotive': 1} -> counts tuple. Raises ValueError on unknown names or bad counts."""
     out = [0] * NCARDS
     for name, n in counts.items():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,13 @@ MAX_TICKET_POINTS = 100
 MAX_MERCHANDISE = 20  # tokens in one city's stack, each worth 1 to MAX_TICKET_POINTS
 
 
+def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``__reduce__`` of the frozen dataclasses below: rebuilt through the constructor from every field. The
+    default reduction sets the fields one by one after creating the object, which a frozen class compiled with
+    mypyc refuses (the optional compiled build, setup.py), so copying or pickling an edition would fail there."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     index: int
@@ -39,6 +46,9 @@ class Route:
     substitute: int  # >0: any N cards replace one card of the chosen colour (Murmansk–Lieksa: 4)
     points: int
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
@@ -51,6 +61,9 @@ class Ticket:
     points: int
     deck: str
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class TicketPolicy:
@@ -62,6 +75,9 @@ class TicketPolicy:
     decks: tuple[str, ...]  # with choose_mix: the decks to choose from
     keep_min: int
     returned: str  # bottom | remove | bottom_then_shuffle
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +107,9 @@ class Rules:
     tiebreakers: tuple[str, ...]
     route_points: dict[int, int]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
 
 @dataclass(frozen=True)
 class Edition:
@@ -118,6 +137,9 @@ class Edition:
     adjacency: tuple[tuple[tuple[int, int], ...], ...] = ()  # per node: (route, other node)
     ticket_decks: tuple[str, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
 
     @property
     def ncities(self) -> int:
