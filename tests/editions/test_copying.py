@@ -1,6 +1,6 @@
-"""Editions and their parts survive pickling and deep copies (worker processes, Ray tasks and copied bots
-receive them), in the pure-Python package and in the optional compiled build alike (tools/compiled_check.sh
-runs these tests against it)."""
+"""Editions and their parts survive pickling and deep copies (anything that copies or pickles an object
+holding an edition needs this), in the pure-Python package and in the optional compiled build alike
+(tools/compiled_check.sh runs these tests against it)."""
 
 from __future__ import annotations
 
