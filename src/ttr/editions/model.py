@@ -25,15 +25,20 @@ MAX_TICKET_POINTS = 100
 MAX_MERCHANDISE = 20  # tokens in one city's stack, each worth 1 to MAX_TICKET_POINTS
 
 
-def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
-    """``__reduce__`` of the frozen dataclasses below: rebuilt through the constructor from every field. The
-    default reduction sets the fields one by one after creating the object, which a frozen class compiled with
-    mypyc refuses (the optional compiled build, setup.py), so copying or pickling an edition would fail there."""
-    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+class _ByFields:
+    """Base of the frozen dataclasses below: ``__reduce__`` rebuilds one through its constructor from every field.
+    The default reduction sets the fields one by one after creating the object, which a frozen class compiled
+    with mypyc refuses (the optional compiled build, setup.py), so copying or pickling an edition would fail
+    there."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
-class Route:
+class Route(_ByFields):
     index: int
     id: str
     a: int  # node index
@@ -46,12 +51,9 @@ class Route:
     substitute: int  # >0: any N cards replace one card of the chosen colour (Murmansk–Lieksa: 4)
     points: int
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Ticket:
+class Ticket(_ByFields):
     index: int
     id: str
     a: str  # city or area id as printed
@@ -61,12 +63,9 @@ class Ticket:
     points: int
     deck: str
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class TicketPolicy:
+class TicketPolicy(_ByFields):
     """How tickets are dealt at setup or drawn during play."""
 
     deal: tuple[tuple[str, int], ...]  # fixed deal: (deck, count) pairs, in deal order
@@ -76,12 +75,9 @@ class TicketPolicy:
     keep_min: int
     returned: str  # bottom | remove | bottom_then_shuffle
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(_ByFields):
     players: tuple[int, int]
     trains: int
     end_trigger_trains: int
@@ -107,12 +103,9 @@ class Rules:
     tiebreakers: tuple[str, ...]
     route_points: dict[int, int]
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
-
 
 @dataclass(frozen=True)
-class Edition:
+class Edition(_ByFields):
     id: str
     name: str
     title: str
@@ -137,9 +130,6 @@ class Edition:
     adjacency: tuple[tuple[tuple[int, int], ...], ...] = ()  # per node: (route, other node)
     ticket_decks: tuple[str, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
 
     @property
     def ncities(self) -> int:
