@@ -61,7 +61,7 @@ class Person:
         self.events: dict[int, dict[str, Any]] = {}  # every event seen, by seq (undone ones included)
         self.state: dict[str, Any] | None = None
         self.over = False
-        self.stats = {"undone": 0, "refused": 0, "refused_after_bot": 0}
+        self.stats = {"undone": 0, "refused": 0, "refused_after_bot": 0, "undone_after_others_chose": 0}
 
     def keep(self, msg: Any) -> None:
         if isinstance(msg, dict):
@@ -133,11 +133,27 @@ class Person:
         if before is None:  # setup: other seats chose between the state we acted on and our action
             return True
         back = self.get_state(before["seat"])
+        if before["view"]["phase"] == "setup" and any(
+            e["event"].get("player") not in self.controlled and e["event"].get("type") in MOVES for e in self.log(before["seq"])
+        ):
+            # setup choices are simultaneous: another seat chose its tickets since the state we acted on (after
+            # the undo: nothing makes a bot wait then), so what the undo brings back exactly is our own part
+            seat = before["seat"]
+            self.stats["undone_after_others_chose"] += 1
+            assert back["legal"] == before["legal"], (why, "undo did not return to the earlier legal actions")
+            assert back["view"]["public"][seat] == before["view"]["public"][seat], (why, "undo did not restore our seat")
+            assert own_part(back["view"]) == own_part(before["view"]), (why, "undo did not return to the earlier view")
+            return True
         assert back["view"] == before["view"] and back["legal"] == before["legal"], (
             why,
             "undo did not return to the earlier view",
         )
         return True
+
+
+def own_part(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what the other seats' simultaneous setup choices change."""
+    return {k: v for k, v in view.items() if k not in ("public", "to_act", "current")}
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
