@@ -2,8 +2,8 @@
 
 For each game (uniform random play, seeded), at every step every legal action is written with
 ``format_move``, read back with ``parse_move`` and must give the same action, and the text written again
-must be the same text. The first mismatch stops the run with the game, step and text. CI runs the same
-check on a few games a run (tests/engine/test_notation.py); this is the long run.
+must be the same text (``ttr.sim.notation_check``). The first mismatch stops the run with the game, step and
+text. CI runs the same check on a few games a run (tests/engine/test_notation.py); this is the long run.
 
     python tools/notation_roundtrip.py --games 1000                  # every edition, every player count
     python tools/notation_roundtrip.py --games 200 --editions nordic --players 2,3 --seed 7
@@ -12,31 +12,11 @@ check on a few games a run (tests/engine/test_notation.py); this is the long run
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 
 from ttr.editions import get_edition
-from ttr.engine import Game
-from ttr.notation import format_move, parse_move
-
-
-def check_game(edition: str, players: int, seed: int) -> tuple[int, int]:
-    """(steps, actions round-tripped) of one random game; raises AssertionError at the first mismatch."""
-    game, rng = Game(edition, players, seed), random.Random(seed)
-    steps = actions = 0
-    while not game.is_over:
-        legal = game.legal_actions()
-        for action in legal:
-            text = format_move(game, action)
-            back = parse_move(game, text)
-            assert back == action, f"{edition} {players}p seed {seed} step {steps}: {text!r} reads as {back}, not {action}"
-            again = format_move(game, back)
-            assert again == text, f"{edition} {players}p seed {seed} step {steps}: {text!r} is written again as {again!r}"
-        actions += len(legal)
-        game.step(rng.choice(legal))
-        steps += 1
-    return steps, actions
+from ttr.sim.notation_check import round_trip_game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.process_time()
             steps = actions = 0
             for seed in range(args.seed, args.seed + args.games):
-                s, a = check_game(edition, players, seed)
+                s, a = round_trip_game(edition, players, seed)
                 steps += s
                 actions += a
             total_games += args.games
